@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Out-of-tree build of the samples: `make` builds them against $(KDIR) for $(ARCH) with the
+# toolchain the kernel was built with. Without KDIR, the cached kernel that
+# scripts/build-kernel makes is used (built first if missing).
+#
+#   make [ARCH=x86_64|arm64] [KDIR=/path/to/built/kernel]
+#   make test        # everything: host checks, boots of every target, mutation tests
+#   make boot        # the main job: build and boot every target, print the results table
+
+ARCH ?= x86_64
+KDIR ?= $(shell scripts/build-kernel $(ARCH))
+
+TOOLCHAIN := LLVM=1 RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc \
+	BINDGEN=$(shell bash -c '. scripts/lib.sh && echo $$BINDGEN_BIN')
+
+modules:
+	@scripts/check-kdir $(ARCH) $(KDIR)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) $(TOOLCHAIN) PATH=/usr/lib/llvm-19/bin:$(PATH) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) $(TOOLCHAIN) clean
+
+test:
+	scripts/test
+
+boot:
+	scripts/run-all
+
+.PHONY: modules clean test boot

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! KTAP output (`Documentation/dev-tools/ktap.rst`) in the shape KUnit prints it, so that
+//! `tools/testing/kunit/kunit.py parse` reads a sample's results like a KUnit suite's.
+//!
+//! Lines go to the kernel log without a module prefix (as KUnit's do): `kunit.py` strips one
+//! fixed-width prefix, the timestamp, from every line.
+
+use core::fmt;
+use kernel::bindings;
+
+/// Prints one line at `KERN_INFO`, without a module prefix.
+pub(crate) fn line(args: fmt::Arguments<'_>) {
+    // SAFETY: The format is a valid C string whose only conversion, `%pA`, consumes one pointer
+    // to a `fmt::Arguments`, which `&args` is and which outlives the call.
+    unsafe {
+        bindings::_printk(
+            c"\x016%pA\n".as_ptr().cast(),
+            core::ptr::from_ref(&args).cast::<kernel::ffi::c_void>(),
+        )
+    };
+}
+
+/// `ktap_line!("...", args)`: formats and prints one KTAP line.
+macro_rules! ktap_line {
+    ($($arg:tt)*) => {
+        $crate::ktap::line(format_args!($($arg)*))
+    };
+}
+
+/// One KTAP suite, printed as a subtest of the log's top-level KTAP document.
+///
+/// `number` is the suite's position in that document. When `standalone` is set (the module was
+/// loaded by hand, not by the boot test), the suite also prints the top-level header, so the
+/// output is a complete document on its own.
+pub(crate) struct Suite {
+    name: &'static str,
+    number: i32,
+    planned: usize,
+    next: usize,
+    failed: usize,
+}
+
+impl Suite {
+    /// Prints the suite header and plan.
+    pub(crate) fn start(name: &'static str, number: i32, standalone: bool, planned: usize) -> Self {
+        if standalone {
+            ktap_line!("KTAP version 1");
+            ktap_line!("1..1");
+        }
+        ktap_line!("    KTAP version 1");
+        ktap_line!("    # Subtest: {name}");
+        ktap_line!("    1..{planned}");
+        Self { name, number, planned, next: 1, failed: 0 }
+    }
+
+    /// Prints a diagnostic line inside the suite.
+    pub(crate) fn diag(&self, args: fmt::Arguments<'_>) {
+        ktap_line!("    # {args}");
+    }
+
+    /// Records and prints the result of the next test case.
+    pub(crate) fn case(&mut self, name: &str, ok: bool) {
+        ktap_line!("    {}ok {} {name}", if ok { "" } else { "not " }, self.next);
+        self.failed += usize::from(!ok);
+        self.next += 1;
+    }
+
+    /// Prints the totals and the suite's own result line.
+    pub(crate) fn finish(self) {
+        let run = self.next - 1;
+        let passed = run - self.failed;
+        let ok = self.failed == 0 && run == self.planned;
+        ktap_line!(
+            "# {}: pass:{passed} fail:{} skip:0 total:{run}",
+            self.name,
+            self.failed
+        );
+        ktap_line!("{}ok {} {}", if ok { "" } else { "not " }, self.number, self.name);
+    }
+}

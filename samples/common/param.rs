@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! `int` module parameters for Rust modules (the 6.12 `module!` macro has none).
+//!
+//! [`module_param_i32!`] emits what C's `module_param(name, int, 0444)` and `MODULE_PARM_DESC`
+//! emit: a `struct kernel_param` in the `__param` section and `parm`/`parmtype` strings in
+//! `.modinfo`. The kernel parses `insmod m.ko name=value` into the storage with its own
+//! `param_set_int()` before the module's init runs, so an unparsable value fails the load with
+//! `-EINVAL` as for a C module; range checks are the module's (in its init).
+
+use core::cell::UnsafeCell;
+use kernel::ffi::{c_char, c_int};
+use kernel::bindings;
+
+/// Storage of one `int` parameter.
+///
+/// # Invariants
+///
+/// `value` and `given` are written only by [`set_i32`], which the kernel calls while it parses
+/// the module's arguments, before the module's init runs; the parameter is read-only in sysfs
+/// (`0444`), so they are never written afterwards.
+#[repr(C)]
+pub(crate) struct ParamI32 {
+    /// First field: `param_set_int()` writes the parsed value through `kernel_param::arg`.
+    value: UnsafeCell<c_int>,
+    given: UnsafeCell<bool>,
+}
+
+// SAFETY: By the type invariant, all writes happen before init runs, i.e. before the module can
+// share the storage with any thread; afterwards it is only read.
+unsafe impl Sync for ParamI32 {}
+
+impl ParamI32 {
+    /// Storage holding `default` until the user gives a value.
+    pub(crate) const fn new(default: i32) -> Self {
+        Self { value: UnsafeCell::new(default), given: UnsafeCell::new(false) }
+    }
+
+    /// Pointer the kernel's `struct kernel_param` carries as its `arg`.
+    pub(crate) const fn as_arg(&self) -> *mut kernel::ffi::c_void {
+        self.value.get().cast()
+    }
+
+    /// The value given at load time, or `None` when the user gave none.
+    pub(crate) fn given(&self) -> Option<i32> {
+        // SAFETY: By the type invariant nothing writes the storage any more.
+        if unsafe { *self.given.get() } {
+            // SAFETY: As above.
+            Some(unsafe { *self.value.get() })
+        } else {
+            None
+        }
+    }
+}
+
+/// `kernel_param_ops::set` for [`ParamI32`]: parses with the kernel's `param_set_int()` and
+/// records that the parameter was given.
+///
+/// # Safety
+///
+/// Called by the kernel's argument parser only, with a `kp` whose `arg` is the `value` field of
+/// a [`ParamI32`] (as [`module_param_i32!`] sets it up).
+unsafe extern "C" fn set_i32(val: *const c_char, kp: *const bindings::kernel_param) -> c_int {
+    // SAFETY: The kernel passes a valid `kp` whose `arg` points at an `int`.
+    let ret = unsafe { bindings::param_set_int(val, kp) };
+    if ret == 0 {
+        // SAFETY: `arg` is the address of a `ParamI32` (its first field), per the contract of
+        // this function; the parser runs before init, so nothing else accesses it concurrently.
+        unsafe {
+            let param = (*kp).__bindgen_anon_1.arg.cast::<ParamI32>();
+            *(*param).given.get() = true;
+        }
+    }
+    ret
+}
+
+/// The `kernel_param_ops` of every [`ParamI32`].
+pub(crate) static OPS_I32: bindings::kernel_param_ops = bindings::kernel_param_ops {
+    flags: 0,
+    set: Some(set_i32),
+    get: Some(bindings::param_get_int),
+    free: None,
+};
+
+/// A `struct kernel_param` placed in the `__param` section.
+#[repr(transparent)]
+pub(crate) struct KernelParam(pub(crate) bindings::kernel_param);
+
+// SAFETY: The kernel only reads these entries; the pointers they hold are to `'static` data.
+unsafe impl Sync for KernelParam {}
+
+/// Copies a string into a byte array of exactly its length, for `.modinfo` entries.
+pub(crate) const fn modinfo<const N: usize>(s: &str) -> [u8; N] {
+    let bytes = s.as_bytes();
+    let mut out = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = bytes[i];
+        i += 1;
+    }
+    out
+}
+
+/// `module_param_i32!(STORAGE, "name", default, "description")`: declares `static STORAGE:
+/// ParamI32` and registers it as the module parameter `name` (type `int`, mode `0444`).
+macro_rules! module_param_i32 {
+    ($storage:ident, $name:literal, $default:expr, $desc:literal) => {
+        static $storage: $crate::param::ParamI32 = $crate::param::ParamI32::new($default);
+
+        const _: () = {
+            #[link_section = "__param"]
+            #[used(compiler)]
+            static PARAM: $crate::param::KernelParam =
+                $crate::param::KernelParam(kernel::bindings::kernel_param {
+                    name: concat!($name, "\0").as_ptr().cast(),
+                    mod_: &raw mut kernel::bindings::__this_module,
+                    ops: &$crate::param::OPS_I32,
+                    perm: 0o444,
+                    level: -1,
+                    flags: 0,
+                    __bindgen_anon_1: kernel::bindings::kernel_param__bindgen_ty_1 {
+                        arg: $storage.as_arg(),
+                    },
+                });
+
+            const PARM: &str = concat!("parm=", $name, ":", $desc, "\0");
+            #[link_section = ".modinfo"]
+            #[used(compiler)]
+            static PARM_INFO: [u8; PARM.len()] = $crate::param::modinfo(PARM);
+
+            const PARMTYPE: &str = concat!("parmtype=", $name, ":int\0");
+            #[link_section = ".modinfo"]
+            #[used(compiler)]
+            static PARMTYPE_INFO: [u8; PARMTYPE.len()] = $crate::param::modinfo(PARMTYPE);
+        };
+    };
+}
+pub(crate) use module_param_i32;

@@ -1,0 +1,121 @@
+"""Unit tests of scripts/ktap-verdict: what it accepts and, above all, what it rejects."""
+
+import importlib.machinery
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPT = os.path.join(ROOT, 'scripts', 'ktap-verdict')
+KUNIT_DIR = os.environ.get('KUNIT_DIR', '')
+
+GOOD = """\
+[    0.000000] Linux version 6.12.118
+[    1.131553] KTAP version 1
+[    1.132062] 1..2
+[    1.139497] rust_atomic_kthreads: loading out-of-tree module taints kernel.
+[    1.165896]     KTAP version 1
+[    1.166165]     # Subtest: rust_atomic_kthreads
+[    1.166369]     1..2
+[    1.166563]     # threads=4 iterations=1000000 online_cpus=4
+[    1.166852]     ok 1 seed_doc_examples
+[    1.167123]     ok 2 fetch_add_relaxed_no_lost_update
+[    1.168109]     # fetch_add_relaxed: 99625904 ops/s per thread (4 threads contending)
+[    1.168537] # rust_atomic_kthreads: pass:2 fail:0 skip:0 total:2
+[    1.168662] ok 1 rust_atomic_kthreads
+[    5.510405]     KTAP version 1
+[    5.510624]     # Subtest: rust_atomic_lifecycle
+[    5.510762]     1..1
+[    5.510992]     ok 1 rust_atomic_kthreads rejects threads=0
+[    5.519892] ok 2 rust_atomic_lifecycle
+[    5.520153] # boot-test: plan done
+[    5.527441] reboot: Restarting system
+"""
+
+
+def run(log_text, *args):
+    """Runs the script on a log; returns (exit status, stdout, parsed JSON summary)."""
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, 't.log')
+        with open(log, 'w', encoding='utf-8') as f:
+            f.write(log_text)
+        proc = subprocess.run([sys.executable, SCRIPT, *args, log],
+                              capture_output=True, text=True, check=False)
+        summary = None
+        if os.path.exists(log + '.json'):
+            with open(log + '.json', encoding='utf-8') as f:
+                summary = json.load(f)
+        return proc.returncode, proc.stdout, summary
+
+
+class VerdictTest(unittest.TestCase):
+    def test_good_log_passes_and_counts_every_case(self):
+        rc, out, summary = run(GOOD)
+        self.assertEqual(rc, 0, out)
+        # crash, plan done, all suites, 3 cases, 2 suite results; kunit.py skipped.
+        self.assertEqual((summary['passed'], summary['failed']), (8, 0))
+        self.assertEqual(summary['rates'], {'fetch_add_relaxed': 99625904})
+        self.assertTrue(out.rstrip().endswith('t: 8 passed, 0 failed, 1 skipped'))
+
+    def test_failed_case_fails(self):
+        rc, out, _ = run(GOOD.replace('    ok 2 fetch_add', '    not ok 2 fetch_add'))
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: rust_atomic_kthreads.fetch_add_relaxed_no_lost_update', out)
+
+    def test_crash_signature_fails(self):
+        crash = '[    2.000000] WARNING: CPU: 1 PID: 42 at kernel/kthread.c:1 kthread_stop\n'
+        rc, out, _ = run(GOOD.replace('[    5.510405]', crash + '[    5.510405]'))
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: no kernel crash signature', out)
+
+    def test_guest_that_did_not_finish_fails(self):
+        rc, out, _ = run(GOOD.split('[    5.510405]')[0])
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: guest ran its whole plan', out)
+        self.assertIn('FAIL t: every planned suite reported', out)
+
+    def test_missing_cases_fail_the_plan(self):
+        rc, out, _ = run(GOOD.replace('[    1.167123]     ok 2 fetch_add_relaxed_no_lost_update\n', ''))
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: rust_atomic_kthreads: plan', out)
+
+    def test_no_ktap_at_all_fails(self):
+        rc, _, _ = run('[    0.000000] Linux version 6.12.118\n[    9.0] Kernel panic - not syncing\n')
+        self.assertEqual(rc, 1)
+
+    def test_mutant_must_fail_its_case(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.mutants', delete=False) as m:
+            m.write('# sample mutant case\nrust_atomic_kthreads broken fetch_add_relaxed_no_lost_update\n')
+        try:
+            mutant_log = GOOD.replace('rust_atomic_kthreads', 'rust_atomic_kthreads_mutant_broken')
+            rc, out, _ = run(mutant_log, '--mutants', m.name)
+            self.assertEqual(rc, 1, 'a mutant that passes its case must fail the verdict')
+            self.assertIn('fetch_add_relaxed_no_lost_update is ok', out)
+            caught = mutant_log.replace('    ok 2 fetch_add', '    not ok 2 fetch_add').replace(
+                '] ok 1 rust_atomic_kthreads_mutant_broken', '] not ok 1 rust_atomic_kthreads_mutant_broken')
+            rc, out, _ = run(caught, '--mutants', m.name)
+            self.assertEqual(rc, 0, out)
+        finally:
+            os.unlink(m.name)
+
+    @unittest.skipUnless(KUNIT_DIR, 'KUNIT_DIR (the kernel\'s tools/testing/kunit) not set')
+    def test_kunit_py_agrees_with_good_log(self):
+        rc, out, summary = run(GOOD, '--kunit-dir', KUNIT_DIR)
+        self.assertEqual(rc, 0, out)
+        self.assertIn('PASS t: kunit.py parse agrees on every case', out)
+        self.assertEqual(summary['skipped'], 0)
+
+    @unittest.skipUnless(KUNIT_DIR, 'KUNIT_DIR (the kernel\'s tools/testing/kunit) not set')
+    def test_kunit_py_disagreement_fails(self):
+        # A case line kunit.py cannot read (no number) is a case it does not see.
+        broken = GOOD.replace('    ok 1 seed_doc_examples', '    ok seed_doc_examples')
+        rc, out, _ = run(broken, '--kunit-dir', KUNIT_DIR)
+        self.assertEqual(rc, 1, out)
+
+
+if __name__ == '__main__':
+    unittest.main()
