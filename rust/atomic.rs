@@ -86,8 +86,7 @@ impl AtomicI32 {
     /// ```
     #[inline(always)]
     pub fn fetch_add_relaxed(&self, i: i32) -> i32 {
-        // SAFETY: `self.0.get()` is valid and aligned for the lifetime of `&self`, and by the
-        // type invariant every concurrent access to it is atomic.
+        // SAFETY: `self.0` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { ops::i32_fetch_add_relaxed(self.0.get(), i) }
     }
 
@@ -117,8 +116,7 @@ impl AtomicI32 {
     /// ```
     #[inline(always)]
     pub fn fetch_sub_release(&self, i: i32) -> i32 {
-        // SAFETY: `self.0.get()` is valid and aligned for the lifetime of `&self`, and by the
-        // type invariant every concurrent access to it is atomic.
+        // SAFETY: `self.0` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { ops::i32_fetch_sub_release(self.0.get(), i) }
     }
 }

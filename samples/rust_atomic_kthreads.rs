@@ -19,10 +19,10 @@ use kernel::prelude::*;
 // `pub`, as `kernel::sync::atomic` is: the library is compiled here as it is in the kernel.
 #[path = "../rust/atomic.rs"]
 pub mod atomic;
-#[path = "common/kthread.rs"]
-mod kthread;
 #[path = "common/ktap.rs"]
 mod ktap;
+#[path = "common/kthread.rs"]
+mod kthread;
 #[path = "common/param.rs"]
 mod param;
 
@@ -44,9 +44,24 @@ const MAX_THREADS: usize = 64;
 const MAX_ITERATIONS: i32 = 10_000_000;
 const DEFAULT_ITERATIONS: i32 = 1_000_000;
 
-module_param_i32!(THREADS, "threads", 0, "Number of kthreads, 1..64 (default: one per online CPU)");
-module_param_i32!(ITERATIONS, "iterations", DEFAULT_ITERATIONS, "Rounds per thread, 1..10000000");
-module_param_i32!(KTAP_NUMBER, "ktap_number", 1, "Position of this suite in the KTAP document");
+module_param_i32!(
+    THREADS,
+    "threads",
+    0,
+    "Number of kthreads, 1..64 (default: one per online CPU)"
+);
+module_param_i32!(
+    ITERATIONS,
+    "iterations",
+    DEFAULT_ITERATIONS,
+    "Rounds per thread, 1..10000000"
+);
+module_param_i32!(
+    KTAP_NUMBER,
+    "ktap_number",
+    1,
+    "Position of this suite in the KTAP document"
+);
 
 /// Counters start here so the wrapping test crosses `i32::MAX` within a few operations.
 const WRAP_START: i32 = i32::MAX - 2;
@@ -72,7 +87,9 @@ impl Config {
             return Err(EINVAL);
         }
         if !(1..=MAX_ITERATIONS).contains(&iterations) {
-            pr_err!("iterations={iterations} is invalid: it must be between 1 and {MAX_ITERATIONS}\n");
+            pr_err!(
+                "iterations={iterations} is invalid: it must be between 1 and {MAX_ITERATIONS}\n"
+            );
             return Err(EINVAL);
         }
         if let Some(n) = KTAP_NUMBER.given() {
@@ -81,7 +98,10 @@ impl Config {
                 return Err(EINVAL);
             }
         }
-        Ok(Self { threads: threads as usize, iterations })
+        Ok(Self {
+            threads: threads as usize,
+            iterations,
+        })
     }
 
     /// Total number of operations of one kind over all threads; below `i32::MAX` by the limits.
@@ -209,7 +229,10 @@ fn start_line(run: &Run, phase: usize) {
 fn work(run: &Run, index: usize) -> WorkerReport {
     let n = run.cfg.iterations;
     let total = run.cfg.total();
-    let mut report = WorkerReport { ran: true, ..WorkerReport::NONE };
+    let mut report = WorkerReport {
+        ran: true,
+        ..WorkerReport::NONE
+    };
 
     // fetch_add_relaxed(1): this thread sees a strictly increasing sequence of old values.
     start_line(run, 0);
@@ -281,8 +304,7 @@ unsafe extern "C" fn worker_main(data: *mut c_void) -> c_int {
     // SAFETY: Per this function's contract.
     let run = unsafe { &*arg.run };
     let report = work(run, arg.index);
-    // SAFETY: By the invariant of `Run`, only this worker writes its report, and nobody reads
-    // it until this thread has been stopped.
+    // SAFETY: Per the invariant of `Run`, nobody else accesses this report until we stop.
     unsafe { *run.reports[arg.index].get() = report };
     run.harness.finished.fetch_add(1, Ordering::Relaxed);
     kthread::wait_for_stop();
@@ -297,7 +319,8 @@ unsafe extern "C" fn worker_main(data: *mut c_void) -> c_int {
 unsafe extern "C" fn controller_main(data: *mut c_void) -> c_int {
     // SAFETY: Per this function's contract.
     let run = unsafe { &*data.cast::<Run>() };
-    while run.harness.finished.load(Ordering::Relaxed) < run.cfg.threads && !kthread::should_stop() {
+    while run.harness.finished.load(Ordering::Relaxed) < run.cfg.threads && !kthread::should_stop()
+    {
         // SAFETY: Sleeping is allowed in a kthread's function.
         unsafe { kernel::bindings::msleep(10) };
     }
@@ -354,8 +377,7 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
 
     let mut reports = KVec::new();
     for r in &run.reports[..cfg.threads] {
-        // SAFETY: Every worker has been stopped, so by the invariant of `Run` nobody writes
-        // the reports any more and their writes are visible.
+        // SAFETY: All workers are stopped, so per the invariant of `Run` the reports are ours.
         let r = unsafe { *r.get() };
         if reports.push(r, GFP_KERNEL).is_err() {
             break;
@@ -369,18 +391,29 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
     let add_final = Run::peek(&run.add_counter) as i64;
     suite.case(CASES[1], add_final == total);
     if add_final != total {
-        suite.diag(format_args!("add counter: expected {total}, found {add_final}"));
+        suite.diag(format_args!(
+            "add counter: expected {total}, found {add_final}"
+        ));
     }
     let add_sum: i64 = reports.iter().map(|r| r.add_old_sum).sum();
-    suite.case(CASES[2], all_ran && reports.iter().all(|r| r.add_old_ok) && add_sum == triangle);
+    suite.case(
+        CASES[2],
+        all_ran && reports.iter().all(|r| r.add_old_ok) && add_sum == triangle,
+    );
 
     let sub_final = Run::peek(&run.sub_counter) as i64;
     suite.case(CASES[3], sub_final == -total);
     if sub_final != -total {
-        suite.diag(format_args!("sub counter: expected {}, found {sub_final}", -total));
+        suite.diag(format_args!(
+            "sub counter: expected {}, found {sub_final}",
+            -total
+        ));
     }
     let sub_sum: i64 = reports.iter().map(|r| r.sub_old_sum).sum();
-    suite.case(CASES[4], all_ran && reports.iter().all(|r| r.sub_old_ok) && sub_sum == -triangle);
+    suite.case(
+        CASES[4],
+        all_ran && reports.iter().all(|r| r.sub_old_ok) && sub_sum == -triangle,
+    );
 
     let wrap_expected = (WRAP_START as i64 + total * WRAP_STEP as i64) as i32;
     suite.case(CASES[5], Run::peek(&run.wrap_counter) == wrap_expected);
@@ -388,8 +421,14 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
     suite.case(CASES[7], all_ran && exits_ok);
 
     for (name, ns) in [
-        ("fetch_add_relaxed", reports.iter().map(|r| r.add_ns).sum::<i64>()),
-        ("fetch_sub_release", reports.iter().map(|r| r.sub_ns).sum::<i64>()),
+        (
+            "fetch_add_relaxed",
+            reports.iter().map(|r| r.add_ns).sum::<i64>(),
+        ),
+        (
+            "fetch_sub_release",
+            reports.iter().map(|r| r.sub_ns).sum::<i64>(),
+        ),
     ] {
         let per_thread = (ns / cfg.threads as i64).max(1);
         suite.diag(format_args!(
@@ -436,12 +475,16 @@ impl kernel::Module for RustAtomicKthreads {
         for index in 0..cfg.threads {
             args.push(WorkerArg { run: &*run, index }, GFP_KERNEL)?;
         }
-        let mut this = Self { run, args, controller: None };
+        let mut this = Self {
+            run,
+            args,
+            controller: None,
+        };
         let cpus = kthread::online_cpus();
         for index in 0..cfg.threads {
             let data = core::ptr::from_ref(&this.args[index]).cast_mut().cast();
-            // SAFETY: `worker_main` waits for `should_stop`; `args` and `run` live until `drop`
-            // has stopped every thread. CPUs 0..online are online (no hotplug in this test).
+            // CPUs 0..online are online: nothing hotplugs CPUs in this test.
+            // SAFETY: `worker_main` waits for `should_stop`; `drop` stops it before freeing.
             let worker = unsafe { Thread::create_on_cpu(worker_main, data, index as u32 % cpus) };
             match worker {
                 // SAFETY: No thread runs yet, so `init` is the only user of the slots.
@@ -453,8 +496,7 @@ impl kernel::Module for RustAtomicKthreads {
             }
         }
         let data = core::ptr::from_ref(&*this.run).cast_mut().cast();
-        // SAFETY: `controller_main` waits for `should_stop`; `run` lives until `drop` has
-        // stopped the controller.
+        // SAFETY: `controller_main` waits for `should_stop`; `drop` stops it before freeing.
         let controller = unsafe { Thread::create_on_cpu(controller_main, data, 0) }?;
         for slot in &this.run.workers[..cfg.threads] {
             // SAFETY: Still no thread runs; the slots are `init`'s.
@@ -478,8 +520,8 @@ impl Drop for RustAtomicKthreads {
         };
         let mut exits_ok = true;
         for slot in &self.run.workers {
-            // SAFETY: The controller has been stopped (or never existed), so by the invariant
-            // of `Run` the slots are ours; workers it did not take are stopped here.
+            // Workers the controller did not take (it never ran, or was cut short) stop here.
+            // SAFETY: The controller is stopped, so per the invariant of `Run` the slots are ours.
             if let Some(worker) = unsafe { (*slot.get()).take() } {
                 exits_ok &= worker.stop() == 0;
             }

@@ -11,8 +11,7 @@ use kernel::bindings;
 
 /// Prints one line at `KERN_INFO`, without a module prefix.
 pub(crate) fn line(args: fmt::Arguments<'_>) {
-    // SAFETY: The format is a valid C string whose only conversion, `%pA`, consumes one pointer
-    // to a `fmt::Arguments`, which `&args` is and which outlives the call.
+    // SAFETY: The format's only conversion, `%pA`, takes a `&fmt::Arguments` that outlives it.
     unsafe {
         bindings::_printk(
             c"\x016%pA\n".as_ptr().cast(),
@@ -51,7 +50,13 @@ impl Suite {
         ktap_line!("    KTAP version 1");
         ktap_line!("    # Subtest: {name}");
         ktap_line!("    1..{planned}");
-        Self { name, number, planned, next: 1, failed: 0 }
+        Self {
+            name,
+            number,
+            planned,
+            next: 1,
+            failed: 0,
+        }
     }
 
     /// Prints a diagnostic line inside the suite.
@@ -61,7 +66,11 @@ impl Suite {
 
     /// Records and prints the result of the next test case.
     pub(crate) fn case(&mut self, name: &str, ok: bool) {
-        ktap_line!("    {}ok {} {name}", if ok { "" } else { "not " }, self.next);
+        ktap_line!(
+            "    {}ok {} {name}",
+            if ok { "" } else { "not " },
+            self.next
+        );
         self.failed += usize::from(!ok);
         self.next += 1;
     }
@@ -76,6 +85,11 @@ impl Suite {
             self.name,
             self.failed
         );
-        ktap_line!("{}ok {} {}", if ok { "" } else { "not " }, self.number, self.name);
+        ktap_line!(
+            "{}ok {} {}",
+            if ok { "" } else { "not " },
+            self.number,
+            self.name
+        );
     }
 }

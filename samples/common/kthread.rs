@@ -7,10 +7,10 @@
 //! own, it waits for [`should_stop`]; the owner of the [`Thread`] stops it exactly once. That
 //! way the `task_struct` is alive whenever `kthread_stop()` is called.
 
-use kernel::ffi::{c_int, c_void};
 use core::ptr::NonNull;
 use kernel::bindings;
 use kernel::error::{from_err_ptr, Result};
+use kernel::ffi::{c_int, c_void};
 
 /// A created, not yet stopped, kernel thread.
 ///
@@ -39,8 +39,7 @@ impl Thread {
         data: *mut c_void,
         cpu: u32,
     ) -> Result<Self> {
-        // SAFETY: The format is a valid C string whose one conversion, `%u`, consumes the
-        // `c_uint` passed; `f` and `data` are valid per this function's contract.
+        // SAFETY: `%u` takes the `c_uint` passed; `f` and `data` are valid per the contract.
         let task = unsafe {
             bindings::kthread_create_on_node(
                 Some(f),
@@ -55,7 +54,9 @@ impl Thread {
         unsafe { bindings::kthread_bind(task, cpu) };
         // INVARIANT: `from_err_ptr` succeeded, so `task` is a new kthread; `f` waits for
         // `should_stop` per this function's contract.
-        Ok(Self { task: NonNull::new(task).ok_or(kernel::error::code::ENOMEM)? })
+        Ok(Self {
+            task: NonNull::new(task).ok_or(kernel::error::code::ENOMEM)?,
+        })
     }
 
     /// Lets the thread run.
@@ -67,8 +68,7 @@ impl Thread {
     /// Stops the thread and returns what its function returned, or `-EINTR` if it was stopped
     /// before it ever ran.
     pub(crate) fn stop(self) -> i32 {
-        // SAFETY: By the type invariant the task has not exited and has not been stopped;
-        // `self` is consumed, so it is stopped only once.
+        // SAFETY: Per the type invariant the task is alive and unstopped; `self` is consumed.
         unsafe { bindings::kthread_stop(self.task.as_ptr()) }
     }
 }
@@ -96,8 +96,8 @@ pub(crate) fn yield_cpu() {
 
 /// The number of online CPUs (`num_online_cpus()`).
 pub(crate) fn online_cpus() -> u32 {
-    // SAFETY: `__num_online_cpus` is a valid `atomic_t` for the kernel's lifetime; this is the
-    // volatile read that C's `num_online_cpus()` does (`READ_ONCE` of its counter).
+    // C's `num_online_cpus()` is a `READ_ONCE()` of this counter, i.e. a volatile read.
+    // SAFETY: `__num_online_cpus` is a valid `atomic_t` for the kernel's lifetime.
     let n = unsafe { core::ptr::read_volatile(&raw const bindings::__num_online_cpus.counter) };
     n.max(1) as u32
 }

@@ -9,8 +9,8 @@
 //! `-EINVAL` as for a C module; range checks are the module's (in its init).
 
 use core::cell::UnsafeCell;
-use kernel::ffi::{c_char, c_int};
 use kernel::bindings;
+use kernel::ffi::{c_char, c_int};
 
 /// Storage of one `int` parameter.
 ///
@@ -33,7 +33,10 @@ unsafe impl Sync for ParamI32 {}
 impl ParamI32 {
     /// Storage holding `default` until the user gives a value.
     pub(crate) const fn new(default: i32) -> Self {
-        Self { value: UnsafeCell::new(default), given: UnsafeCell::new(false) }
+        Self {
+            value: UnsafeCell::new(default),
+            given: UnsafeCell::new(false),
+        }
     }
 
     /// Pointer the kernel's `struct kernel_param` carries as its `arg`.
@@ -64,8 +67,8 @@ unsafe extern "C" fn set_i32(val: *const c_char, kp: *const bindings::kernel_par
     // SAFETY: The kernel passes a valid `kp` whose `arg` points at an `int`.
     let ret = unsafe { bindings::param_set_int(val, kp) };
     if ret == 0 {
-        // SAFETY: `arg` is the address of a `ParamI32` (its first field), per the contract of
-        // this function; the parser runs before init, so nothing else accesses it concurrently.
+        // The parser runs before init, so nothing else accesses the parameter concurrently.
+        // SAFETY: Per this function's contract `arg` is the address of a `ParamI32`.
         unsafe {
             let param = (*kp).__bindgen_anon_1.arg.cast::<ParamI32>();
             *(*param).given.get() = true;

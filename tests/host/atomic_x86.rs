@@ -36,7 +36,13 @@ fn seed_doc_examples() {
 
 #[test]
 fn wrapping_at_the_edges() {
-    for (start, i) in [(i32::MAX, 1), (i32::MIN, -1), (i32::MIN, i32::MIN), (0, i32::MIN), (-1, i32::MAX)] {
+    for (start, i) in [
+        (i32::MAX, 1),
+        (i32::MIN, -1),
+        (i32::MIN, i32::MIN),
+        (0, i32::MIN),
+        (-1, i32::MAX),
+    ] {
         let a = AtomicI32::new(start);
         assert_eq!(a.fetch_add_relaxed(i), start);
         assert_eq!(a.fetch_add_relaxed(0), start.wrapping_add(i));

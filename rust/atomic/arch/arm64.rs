@@ -35,9 +35,9 @@ macro_rules! ll_sc_fetch_op_i32 {
         #[inline(always)]
         pub(crate) unsafe fn $name(v: *mut i32, i: i32) -> i32 {
             let old: i32;
-            // SAFETY: The caller guarantees that `v` is valid and aligned and that concurrent
-            // accesses are atomic; the loop accesses exactly those four bytes and retries until
-            // its store-exclusive succeeds. The stack and the flags are not touched.
+            // The loop accesses exactly the four bytes at `v` and retries until its
+            // store-exclusive succeeds; it touches neither the stack nor the flags.
+            // SAFETY: The caller guarantees that `v` is valid, aligned and accessed atomically.
             unsafe {
                 asm!(
                     "prfm pstl1strm, [{v}]",

@@ -49,8 +49,8 @@ macro_rules! lock_prefixed {
 /// the call, and every access to `*v` that may run concurrently must be atomic.
 #[inline(always)]
 unsafe fn i32_xadd(v: *mut i32, mut i: i32) -> i32 {
-    // SAFETY: The caller guarantees that `v` is valid and aligned and that concurrent accesses
-    // are atomic; `xadd` accesses exactly those four bytes. The stack is not touched.
+    // `xadd` accesses exactly the four bytes at `v` and does not touch the stack.
+    // SAFETY: The caller guarantees that `v` is valid, aligned and accessed atomically.
     unsafe {
         asm!(
             lock_prefixed!("xaddl {i:e}, ({v})"),
