@@ -7,6 +7,7 @@
 #   make [ARCH=x86_64|arm64] [KDIR=/path/to/built/kernel]
 #   make test        # everything: host checks, boots of every target, mutation tests
 #   make boot        # the main job: build and boot every target, print the results table
+#   make generate    # regenerate the typed API from scripts/atomic/atomics.tbl
 
 ARCH ?= x86_64
 KDIR ?= $(shell scripts/build-kernel $(ARCH))
@@ -24,7 +25,11 @@ clean:
 test:
 	scripts/test
 
+# Regenerate rust/atomic/generated.rs from scripts/atomic/atomics.tbl.
+generate:
+	scripts/gen-atomics
+
 boot:
 	scripts/run-all
 
-.PHONY: modules clean test boot
+.PHONY: modules clean test boot generate

@@ -200,11 +200,6 @@ impl Run {
         }
     }
 
-    /// A relaxed read of a shared counter (an atomic add of zero).
-    fn peek(counter: &AtomicI32) -> i32 {
-        counter.fetch_add_relaxed(0)
-    }
-
     fn aborted(&self) -> bool {
         self.harness.abort.load(Ordering::Relaxed)
     }
@@ -388,7 +383,7 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
     // The old values of N increments from 0 are exactly 0..N: their sum is N(N-1)/2.
     let triangle = total * (total - 1) / 2;
 
-    let add_final = Run::peek(&run.add_counter) as i64;
+    let add_final = run.add_counter.read() as i64;
     suite.case(CASES[1], add_final == total);
     if add_final != total {
         suite.diag(format_args!(
@@ -401,7 +396,7 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
         all_ran && reports.iter().all(|r| r.add_old_ok) && add_sum == triangle,
     );
 
-    let sub_final = Run::peek(&run.sub_counter) as i64;
+    let sub_final = run.sub_counter.read() as i64;
     suite.case(CASES[3], sub_final == -total);
     if sub_final != -total {
         suite.diag(format_args!(
@@ -416,8 +411,8 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
     );
 
     let wrap_expected = (WRAP_START as i64 + total * WRAP_STEP as i64) as i32;
-    suite.case(CASES[5], Run::peek(&run.wrap_counter) == wrap_expected);
-    suite.case(CASES[6], Run::peek(&run.balance_counter) == BALANCE_START);
+    suite.case(CASES[5], run.wrap_counter.read() == wrap_expected);
+    suite.case(CASES[6], run.balance_counter.read() == BALANCE_START);
     suite.case(CASES[7], all_ran && exits_ok);
 
     for (name, ns) in [
@@ -451,7 +446,7 @@ fn seed_doc_examples() -> bool {
         s.fetch_sub_release(3),
         s.fetch_sub_release(i32::MIN),
     );
-    adds == (0, 1) && subs == (1, 0, -2, -5) && Run::peek(&s) == (-5i32).wrapping_sub(i32::MIN)
+    adds == (0, 1) && subs == (1, 0, -2, -5) && s.read() == (-5i32).wrapping_sub(i32::MIN)
 }
 
 /// The module: owns the shared run and the controller thread.

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Architecture primitives: each supported architecture provides the same set of `unsafe`
-//! functions on raw pointers (`i32_fetch_add_relaxed`, ...), and the typed API in `atomic.rs`
-//! is built on them alone.
+//! Architecture primitives: each supported architecture provides, in one file, the marker
+//! types `I8`, `I16` (loads and stores), `I32` and `I64` (also read-modify-write operations)
+//! implementing the traits of `primitive.rs`, and the barriers `barrier`, `smp_mb`, `smp_rmb`,
+//! `smp_wmb`, `smp_mb__before_atomic` and `smp_mb__after_atomic`. The typed API is built on
+//! these alone.
 //!
 //! Adding an architecture means adding one file next to `x86.rs` and `arm64.rs`.
 
@@ -10,13 +12,13 @@
 #[path = "arch/x86.rs"]
 mod x86;
 #[cfg(CONFIG_X86)]
-pub(super) use x86::*;
+pub(crate) use x86::*;
 
 #[cfg(CONFIG_ARM64)]
 #[path = "arch/arm64.rs"]
 mod arm64;
 #[cfg(CONFIG_ARM64)]
-pub(super) use arm64::*;
+pub(crate) use arm64::*;
 
 #[cfg(not(any(CONFIG_X86, CONFIG_ARM64)))]
 compile_error!(

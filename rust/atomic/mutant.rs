@@ -2,37 +2,126 @@
 
 //! Deliberately broken primitives, for mutation tests only.
 //!
-//! A build with `--cfg rust_atomic_mutant="NAME"` uses the architecture's primitives except
-//! the one that mutant `NAME` replaces with a wrong implementation. A test suite that is worth
-//! its name must then fail; `samples/Kbuild` builds these variants and `scripts/boot-test`
-//! checks that the expected test fails. Nothing here is ever built into a normal kernel.
+//! A build with `--cfg rust_atomic_mutant --cfg rust_atomic_mutant="NAME"` runs the typed API
+//! on [`Mutant`], which forwards every primitive to the architecture's except the one that
+//! mutant `NAME` breaks. A test suite that is worth its name must then fail; `samples/Kbuild`
+//! builds these variants, `tests/mutants` says which test must catch each, and the test
+//! command checks that it does. Nothing here is built into a normal kernel.
 
-pub(super) use super::arch::*;
+use super::primitive::{LoadStore, Order, Primitive, Rmw};
+use core::marker::PhantomData;
 
-/// Mutant `nonatomic_rmw`: fetch-add as a plain load followed by a plain store, so two CPUs
-/// adding at once lose updates.
-///
-/// # Safety
-///
-/// `v` must be valid for reads and writes of an `i32` and aligned.
-#[cfg(rust_atomic_mutant = "nonatomic_rmw")]
-#[inline(always)]
-pub(super) unsafe fn i32_fetch_add_relaxed(v: *mut i32, i: i32) -> i32 {
-    // SAFETY: The caller guarantees that `v` is valid and aligned.
-    let old = unsafe { v.read_volatile() };
-    // SAFETY: As above.
-    unsafe { v.write_volatile(old.wrapping_add(i)) };
-    old
+/// The primitives of `A`, with one broken by the mutant this build selects.
+pub(crate) struct Mutant<A>(PhantomData<A>);
+
+// SAFETY: Test-only: this implementation breaks the contract on purpose, in the ways the
+// mutants below describe, and is only built for mutation tests.
+unsafe impl<A: LoadStore> LoadStore for Mutant<A> {
+    type V = A::V;
+
+    #[inline(always)]
+    unsafe fn read(p: *const Self::V) -> Self::V {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::read(p) }
+    }
+
+    #[inline(always)]
+    unsafe fn read_acquire(p: *const Self::V) -> Self::V {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::read_acquire(p) }
+    }
+
+    #[inline(always)]
+    unsafe fn set(p: *mut Self::V, v: Self::V) {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::set(p, v) }
+    }
+
+    #[inline(always)]
+    unsafe fn set_release(p: *mut Self::V, v: Self::V) {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::set_release(p, v) }
+    }
 }
 
-/// Mutant `sub_adds`: fetch-sub-release adds instead of subtracting.
-///
-/// # Safety
-///
-/// As for the architecture's `i32_fetch_sub_release`.
-#[cfg(rust_atomic_mutant = "sub_adds")]
-#[inline(always)]
-pub(super) unsafe fn i32_fetch_sub_release(v: *mut i32, i: i32) -> i32 {
-    // SAFETY: The caller upholds the architecture primitive's contract.
-    unsafe { super::arch::i32_fetch_add_relaxed(v, i) }
+// SAFETY: Test-only, see the `LoadStore` implementation.
+unsafe impl<A: Primitive> Primitive for Mutant<A> {
+    #[inline(always)]
+    unsafe fn rmw(p: *mut Self::V, op: Rmw, v: Self::V) {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::rmw(p, op, v) }
+    }
+
+    #[inline(always)]
+    unsafe fn fetch_rmw(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
+        // Mutant `nonatomic_rmw`: fetch-add as a plain load followed by a plain store, so two
+        // CPUs adding at once lose updates.
+        #[cfg(rust_atomic_mutant = "nonatomic_rmw")]
+        if op == Rmw::Add {
+            // SAFETY: The caller guarantees that `p` is valid and aligned.
+            let old = unsafe { A::read(p) };
+            // SAFETY: As above.
+            unsafe { A::set(p, <Self::V as super::primitive::Int>::apply(op, old, v)) };
+            return old;
+        }
+        // Mutant `sub_adds`: fetch-sub adds instead of subtracting.
+        #[cfg(rust_atomic_mutant = "sub_adds")]
+        let op = if op == Rmw::Sub { Rmw::Add } else { op };
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::fetch_rmw(p, op, v, order) }
+    }
+
+    #[inline(always)]
+    unsafe fn rmw_return(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::rmw_return(p, op, v, order) }
+    }
+
+    #[inline(always)]
+    unsafe fn xchg(p: *mut Self::V, new: Self::V, order: Order) -> Self::V {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::xchg(p, new, order) }
+    }
+
+    #[inline(always)]
+    unsafe fn cmpxchg(p: *mut Self::V, old: Self::V, new: Self::V, order: Order) -> Self::V {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::cmpxchg(p, old, new, order) }
+    }
+
+    #[inline(always)]
+    unsafe fn inc(p: *mut Self::V) {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::inc(p) }
+    }
+
+    #[inline(always)]
+    unsafe fn dec(p: *mut Self::V) {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::dec(p) }
+    }
+
+    #[inline(always)]
+    unsafe fn sub_and_test(p: *mut Self::V, v: Self::V) -> bool {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::sub_and_test(p, v) }
+    }
+
+    #[inline(always)]
+    unsafe fn dec_and_test(p: *mut Self::V) -> bool {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::dec_and_test(p) }
+    }
+
+    #[inline(always)]
+    unsafe fn inc_and_test(p: *mut Self::V) -> bool {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::inc_and_test(p) }
+    }
+
+    #[inline(always)]
+    unsafe fn add_negative(p: *mut Self::V, v: Self::V, order: Order) -> bool {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::add_negative(p, v, order) }
+    }
 }

@@ -3,24 +3,33 @@
 //! x86 primitives.
 //!
 //! Implementation choices, with the ordering argument:
-//! - Read-modify-write operations are `lock`-prefixed instructions (`xadd` for fetch-add and,
-//!   with the negated operand, fetch-sub). A locked instruction is a full barrier on x86
-//!   (Intel SDM Vol. 3A, 9.2.2 "Memory Ordering in P6 and More Recent Processor Families":
-//!   "Locked instructions have a total order" and "reads or writes cannot be reordered with
-//!   locked instructions"), so the relaxed, acquire, release and fully ordered variants are all
-//!   the same instruction, as in C's `arch/x86/include/asm/atomic.h`.
+//! - Read-modify-write operations are `lock`-prefixed instructions: `add`/`sub`/`and`/`or`/
+//!   `xor`/`inc`/`dec` when no value is returned, `xadd` for fetch-add and fetch-sub, a
+//!   `cmpxchg` loop for fetch-and/or/xor/andnot, `lock sub; sete` and the like for the
+//!   `*_and_test` and `add_negative` operations. `xchg` with a memory operand is locked
+//!   implicitly. A locked instruction is a full barrier on x86 (Intel SDM Vol. 3A, 9.2.2
+//!   "Memory Ordering in P6 and More Recent Processor Families": "Locked instructions have a
+//!   total order" and "reads or writes cannot be reordered with ... locked instructions"), so
+//!   every ordering variant is the same instruction, as in C's `arch/x86/include/asm/atomic.h`.
 //! - The `lock` prefix is recorded in `.smp_locks`, exactly as C's `LOCK_PREFIX` does, so that
 //!   the kernel can patch it out when it runs on a single CPU; without `CONFIG_SMP` there is no
 //!   prefix at all.
-//! - No `asm!` here has `preserves_flags`: `xadd` writes the arithmetic flags. None has `nomem`:
-//!   like C's `"memory"` clobber, each operation is also a compiler barrier.
+//! - Loads and stores are volatile accesses, as C's `READ_ONCE()`/`WRITE_ONCE()`: x86 (TSO)
+//!   performs aligned loads and stores of up to 8 bytes atomically (SDM 9.1.1), and a load is
+//!   not reordered with later accesses, nor a store with earlier ones (SDM 9.2.2), so
+//!   `smp_load_acquire()`/`smp_store_release()` need only a compiler barrier, as in C's
+//!   `arch/x86/include/asm/barrier.h`.
+//! - No read-modify-write `asm!` has `preserves_flags`: these instructions write the
+//!   arithmetic flags. None has `nomem`: like C's `"memory"` clobber, each is also a compiler
+//!   barrier.
 
+use super::super::primitive::{Int, LoadStore, Order, Primitive, Rmw};
 use core::arch::asm;
 
 /// Emits `$insn` with the `lock` prefix that C's `LOCK_PREFIX` emits.
 #[cfg(CONFIG_SMP)]
 macro_rules! lock_prefixed {
-    ($insn:literal) => {
+    ($($insn:expr),+) => {
         concat!(
             ".pushsection .smp_locks,\"a\"\n",
             ".balign 4\n",
@@ -28,7 +37,7 @@ macro_rules! lock_prefixed {
             ".popsection\n",
             "671:\n",
             "\tlock ",
-            $insn
+            $($insn),+
         )
     };
 }
@@ -36,51 +45,275 @@ macro_rules! lock_prefixed {
 /// Emits `$insn` unprefixed: a kernel built without `CONFIG_SMP` has no other CPU to exclude.
 #[cfg(not(CONFIG_SMP))]
 macro_rules! lock_prefixed {
-    ($insn:literal) => {
-        $insn
+    ($($insn:expr),+) => {
+        concat!($($insn),+)
     };
 }
 
-/// Atomically adds `i` to `*v` (wrapping) and returns the previous value; fully ordered.
-///
-/// # Safety
-///
-/// `v` must be valid for reads and writes of an `i32` and 4-byte aligned for the duration of
-/// the call, and every access to `*v` that may run concurrently must be atomic.
+/// A compiler barrier, C's `barrier()`: the compiler neither moves memory accesses across it
+/// nor caches memory values across it; no instruction is emitted.
 #[inline(always)]
-unsafe fn i32_xadd(v: *mut i32, mut i: i32) -> i32 {
-    // `xadd` accesses exactly the four bytes at `v` and does not touch the stack.
-    // SAFETY: The caller guarantees that `v` is valid, aligned and accessed atomically.
-    unsafe {
-        asm!(
-            lock_prefixed!("xaddl {i:e}, ({v})"),
-            v = in(reg) v,
-            i = inout(reg) i,
-            options(att_syntax, nostack),
-        );
-    }
-    i
+pub(crate) fn barrier() {
+    // SAFETY: An empty `asm!` has no effect but being a compiler barrier.
+    unsafe { asm!("", options(nostack, preserves_flags)) };
 }
 
-/// C: `atomic_fetch_add_relaxed()`.
-///
-/// # Safety
-///
-/// As for [`i32_xadd`].
+/// `smp_mb()`: a full barrier, the locked no-op C uses (cheaper than `mfence`).
 #[inline(always)]
-pub(crate) unsafe fn i32_fetch_add_relaxed(v: *mut i32, i: i32) -> i32 {
-    // SAFETY: The caller upholds the contract of `i32_xadd`.
-    unsafe { i32_xadd(v, i) }
+pub(crate) fn smp_mb() {
+    // The kernel has no red zone: the word below the stack pointer belongs to nobody, and
+    // adding zero to it changes nothing. No `nostack`: the instruction addresses the stack.
+    // SAFETY: The locked add of zero has no effect but ordering.
+    unsafe { asm!(lock_prefixed!("addl $0, -4(%rsp)"), options(att_syntax)) };
 }
 
-/// C: `atomic_fetch_sub_release()`. Subtraction is the addition of the wrapping negation,
-/// which is exact for every `i`, `i32::MIN` included.
-///
-/// # Safety
-///
-/// As for [`i32_xadd`].
+/// `smp_rmb()`: loads are not reordered with loads on x86, so a compiler barrier.
 #[inline(always)]
-pub(crate) unsafe fn i32_fetch_sub_release(v: *mut i32, i: i32) -> i32 {
-    // SAFETY: The caller upholds the contract of `i32_xadd`.
-    unsafe { i32_xadd(v, i.wrapping_neg()) }
+pub(crate) fn smp_rmb() {
+    barrier();
 }
+
+/// `smp_wmb()`: stores are not reordered with stores on x86, so a compiler barrier.
+#[inline(always)]
+pub(crate) fn smp_wmb() {
+    barrier();
+}
+
+/// `smp_mb__before_atomic()`: every atomic read-modify-write is already a full barrier on x86
+/// and a compiler barrier in this library; C emits nothing either.
+#[inline(always)]
+// The C name, so that it is found where C uses it.
+#[allow(non_snake_case)]
+pub(crate) fn smp_mb__before_atomic() {}
+
+/// `smp_mb__after_atomic()`: as [`smp_mb__before_atomic`].
+#[inline(always)]
+// The C name, so that it is found where C uses it.
+#[allow(non_snake_case)]
+pub(crate) fn smp_mb__after_atomic() {}
+
+/// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it with
+/// volatile accesses plus compiler barriers.
+macro_rules! impl_load_store {
+    ($($m:ident: $t:ty),+) => {$(
+        #[doc = concat!("The x86 primitives on `", stringify!($t), "`.")]
+        pub(crate) enum $m {}
+
+        // SAFETY: Aligned volatile accesses of at most 8 bytes are single accesses on x86,
+        // and the barriers give the ordered variants their ordering (see the module docs).
+        unsafe impl LoadStore for $m {
+            type V = $t;
+
+            #[inline(always)]
+            unsafe fn read(p: *const Self::V) -> Self::V {
+                // SAFETY: The caller guarantees that `p` is valid and aligned.
+                unsafe { p.read_volatile() }
+            }
+
+            #[inline(always)]
+            unsafe fn read_acquire(p: *const Self::V) -> Self::V {
+                // SAFETY: The caller guarantees that `p` is valid and aligned.
+                let v = unsafe { p.read_volatile() };
+                barrier();
+                v
+            }
+
+            #[inline(always)]
+            unsafe fn set(p: *mut Self::V, v: Self::V) {
+                // SAFETY: The caller guarantees that `p` is valid and aligned.
+                unsafe { p.write_volatile(v) }
+            }
+
+            #[inline(always)]
+            unsafe fn set_release(p: *mut Self::V, v: Self::V) {
+                barrier();
+                // SAFETY: The caller guarantees that `p` is valid and aligned.
+                unsafe { p.write_volatile(v) }
+            }
+        }
+    )+};
+}
+
+impl_load_store!(I8: i8, I16: i16, I32: i32, I64: i64);
+
+/// A locked read-modify-write without result on `*$p`: `$insn`, with operand `$v` if given.
+macro_rules! locked_rmw {
+    ($p:expr, $insn:expr) => {
+        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
+        // and accessed atomically; the instruction accesses exactly that integer.
+        unsafe {
+            asm!(
+                lock_prefixed!($insn, " ({p})"),
+                p = in(reg) $p,
+                options(att_syntax, nostack),
+            )
+        }
+    };
+    ($p:expr, $v:expr, $insn:expr, $w:literal) => {
+        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
+        // and accessed atomically; the instruction accesses exactly that integer.
+        unsafe {
+            asm!(
+                lock_prefixed!($insn, " {v", $w, "}, ({p})"),
+                p = in(reg) $p,
+                v = in(reg) $v,
+                options(att_syntax, nostack),
+            )
+        }
+    };
+}
+
+/// A locked instruction on `*$p` (operand `$v` if given) followed by `set$cc`: whether the
+/// condition held on the result.
+macro_rules! locked_rmw_cc {
+    ($p:expr, $insn:expr, $cc:literal) => {{
+        let cc: u8;
+        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
+        // and accessed atomically; the instruction accesses exactly that integer.
+        unsafe {
+            asm!(
+                lock_prefixed!($insn, " ({p})"),
+                concat!("set", $cc, " {cc}"),
+                p = in(reg) $p,
+                cc = out(reg_byte) cc,
+                options(att_syntax, nostack),
+            )
+        };
+        cc != 0
+    }};
+    ($p:expr, $v:expr, $insn:expr, $w:literal, $cc:literal) => {{
+        let cc: u8;
+        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
+        // and accessed atomically; the instruction accesses exactly that integer.
+        unsafe {
+            asm!(
+                lock_prefixed!($insn, " {v", $w, "}, ({p})"),
+                concat!("set", $cc, " {cc}"),
+                p = in(reg) $p,
+                v = in(reg) $v,
+                cc = out(reg_byte) cc,
+                options(att_syntax, nostack),
+            )
+        };
+        cc != 0
+    }};
+}
+
+/// Implements [`Primitive`] for marker `$m`, whose instructions take suffix `$s` and whose
+/// register operands take template modifier `$w`; `$acc` is the register `cmpxchg` compares.
+macro_rules! impl_primitive {
+    ($m:ident, $s:literal, $w:literal, $acc:tt) => {
+        // SAFETY: Every operation is one locked instruction, or a loop around a locked
+        // `cmpxchg`, and locked instructions are atomic full barriers (see the module docs).
+        unsafe impl Primitive for $m {
+            #[inline(always)]
+            unsafe fn rmw(p: *mut Self::V, op: Rmw, v: Self::V) {
+                match op {
+                    Rmw::Add => locked_rmw!(p, v, concat!("add", $s), $w),
+                    Rmw::Sub => locked_rmw!(p, v, concat!("sub", $s), $w),
+                    Rmw::And => locked_rmw!(p, v, concat!("and", $s), $w),
+                    Rmw::Or => locked_rmw!(p, v, concat!("or", $s), $w),
+                    Rmw::Xor => locked_rmw!(p, v, concat!("xor", $s), $w),
+                    Rmw::AndNot => locked_rmw!(p, !v, concat!("and", $s), $w),
+                }
+            }
+
+            #[inline(always)]
+            unsafe fn fetch_rmw(p: *mut Self::V, op: Rmw, v: Self::V, _order: Order) -> Self::V {
+                let mut v = match op {
+                    Rmw::Add => v,
+                    Rmw::Sub => v.wrapping_neg(),
+                    _ => {
+                        // No single instruction returns the old value: loop on cmpxchg, as C.
+                        // SAFETY: The caller upholds the contract of `Primitive`.
+                        let mut old = unsafe { Self::read(p) };
+                        loop {
+                            let new = Self::V::apply(op, old, v);
+                            // SAFETY: As above.
+                            if unsafe { Self::try_cmpxchg(p, &mut old, new, Order::Full) } {
+                                return old;
+                            }
+                        }
+                    }
+                };
+                // SAFETY: The caller guarantees that `p` is valid, aligned and accessed
+                // atomically; `xadd` accesses exactly that integer.
+                unsafe {
+                    asm!(
+                        lock_prefixed!("xadd", $s, " {v", $w, "}, ({p})"),
+                        p = in(reg) p,
+                        v = inout(reg) v,
+                        options(att_syntax, nostack),
+                    )
+                };
+                v
+            }
+
+            #[inline(always)]
+            unsafe fn xchg(p: *mut Self::V, mut new: Self::V, _order: Order) -> Self::V {
+                // `xchg` with a memory operand asserts the bus lock itself (SDM Vol. 2, XCHG):
+                // no prefix, as in C's `arch_xchg()`.
+                // SAFETY: The caller guarantees that `p` is valid, aligned and accessed
+                // atomically; `xchg` accesses exactly that integer.
+                unsafe {
+                    asm!(
+                        concat!("xchg", $s, " {v", $w, "}, ({p})"),
+                        p = in(reg) p,
+                        v = inout(reg) new,
+                        options(att_syntax, nostack),
+                    )
+                };
+                new
+            }
+
+            #[inline(always)]
+            unsafe fn cmpxchg(p: *mut Self::V, mut old: Self::V, new: Self::V, _order: Order) -> Self::V {
+                // SAFETY: The caller guarantees that `p` is valid, aligned and accessed
+                // atomically; `cmpxchg` accesses exactly that integer.
+                unsafe {
+                    asm!(
+                        lock_prefixed!("cmpxchg", $s, " {new", $w, "}, ({p})"),
+                        p = in(reg) p,
+                        new = in(reg) new,
+                        inout($acc) old,
+                        options(att_syntax, nostack),
+                    )
+                };
+                old
+            }
+
+            #[inline(always)]
+            unsafe fn inc(p: *mut Self::V) {
+                locked_rmw!(p, concat!("inc", $s))
+            }
+
+            #[inline(always)]
+            unsafe fn dec(p: *mut Self::V) {
+                locked_rmw!(p, concat!("dec", $s))
+            }
+
+            #[inline(always)]
+            unsafe fn sub_and_test(p: *mut Self::V, v: Self::V) -> bool {
+                locked_rmw_cc!(p, v, concat!("sub", $s), $w, "e")
+            }
+
+            #[inline(always)]
+            unsafe fn dec_and_test(p: *mut Self::V) -> bool {
+                locked_rmw_cc!(p, concat!("dec", $s), "e")
+            }
+
+            #[inline(always)]
+            unsafe fn inc_and_test(p: *mut Self::V) -> bool {
+                locked_rmw_cc!(p, concat!("inc", $s), "e")
+            }
+
+            #[inline(always)]
+            unsafe fn add_negative(p: *mut Self::V, v: Self::V, _order: Order) -> bool {
+                locked_rmw_cc!(p, v, concat!("add", $s), $w, "s")
+            }
+        }
+    };
+}
+
+impl_primitive!(I32, "l", ":e", "eax");
+impl_primitive!(I64, "q", "", "rax");

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Marked accesses to plain variables: C's `READ_ONCE()`, `WRITE_ONCE()`,
+//! `smp_load_acquire()` and `smp_store_release()`.
+//!
+//! These are for variables that are not atomic types because most of their accesses need no
+//! care: only the accesses made where another CPU may access the variable at the same time
+//! are marked, at the access site.
+
+use super::backend::{I16, I32, I64, I8};
+use super::primitive::LoadStore;
+
+mod private {
+    pub trait Sealed {}
+}
+
+/// Integer types whose naturally aligned loads and stores are single accesses on every
+/// supported architecture, so they can be marked accesses.
+pub trait Marked: Copy + private::Sealed {
+    #[doc(hidden)]
+    /// # Safety
+    ///
+    /// As for [`read_once`].
+    unsafe fn load(p: *const Self, acquire: bool) -> Self;
+    #[doc(hidden)]
+    /// # Safety
+    ///
+    /// As for [`write_once`].
+    unsafe fn store(p: *mut Self, v: Self, release: bool);
+}
+
+macro_rules! impl_marked {
+    ($($t:ty => $b:ty),+) => {$(
+        impl private::Sealed for $t {}
+
+        impl Marked for $t {
+            #[inline(always)]
+            unsafe fn load(p: *const Self, acquire: bool) -> Self {
+                let p = p.cast::<<$b as LoadStore>::V>();
+                if acquire {
+                    // SAFETY: The caller guarantees `p` valid and aligned; sizes are equal.
+                    (unsafe { <$b>::read_acquire(p) }) as $t
+                } else {
+                    // SAFETY: The caller guarantees `p` valid and aligned; sizes are equal.
+                    (unsafe { <$b>::read(p) }) as $t
+                }
+            }
+
+            #[inline(always)]
+            unsafe fn store(p: *mut Self, v: Self, release: bool) {
+                let p = p.cast::<<$b as LoadStore>::V>();
+                let v = v as <$b as LoadStore>::V;
+                if release {
+                    // SAFETY: The caller guarantees `p` valid and aligned; sizes are equal.
+                    unsafe { <$b>::set_release(p, v) }
+                } else {
+                    // SAFETY: The caller guarantees `p` valid and aligned; sizes are equal.
+                    unsafe { <$b>::set(p, v) }
+                }
+            }
+        }
+    )+};
+}
+
+impl_marked!(i8 => I8, u8 => I8, i16 => I16, u16 => I16, i32 => I32, u32 => I32,
+             i64 => I64, u64 => I64, isize => I64, usize => I64);
+
+/// Reads `*p` with a single marked load (C: `READ_ONCE()`): the compiler neither tears,
+/// fuses, repeats nor invents it.
+///
+/// # Safety
+///
+/// `p` must be valid for reads and aligned, and every write to `*p` that may run concurrently
+/// must be a marked access ([`write_once`], [`smp_store_release`] or an atomic operation).
+///
+/// # Examples
+///
+/// ```
+/// use kernel::sync::atomic::read_once;
+///
+/// let stop = 1u32; // Set by `write_once` on another CPU.
+/// // SAFETY: `stop` is valid, aligned, and only written with marked accesses.
+/// assert_eq!(unsafe { read_once(&raw const stop) }, 1);
+/// ```
+#[inline(always)]
+pub unsafe fn read_once<T: Marked>(p: *const T) -> T {
+    // SAFETY: The caller upholds this function's contract, which `load` shares.
+    unsafe { T::load(p, false) }
+}
+
+/// Writes `v` to `*p` with a single marked store (C: `WRITE_ONCE()`).
+///
+/// # Safety
+///
+/// `p` must be valid for writes and aligned, and every access to `*p` that may run
+/// concurrently must be a marked access.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::sync::atomic::{read_once, write_once};
+///
+/// let mut stop = 0u32;
+/// // SAFETY: `stop` is valid, aligned, and only accessed with marked accesses here.
+/// unsafe { write_once(&raw mut stop, 1) };
+/// // SAFETY: As above.
+/// assert_eq!(unsafe { read_once(&raw const stop) }, 1);
+/// ```
+#[inline(always)]
+pub unsafe fn write_once<T: Marked>(p: *mut T, v: T) {
+    // SAFETY: The caller upholds this function's contract, which `store` shares.
+    unsafe { T::store(p, v, false) }
+}
+
+/// Reads `*p` with ACQUIRE ordering (C: `smp_load_acquire()`): accesses after it in program
+/// order are not performed before it. Pairs with [`smp_store_release`].
+///
+/// # Safety
+///
+/// As for [`read_once`].
+///
+/// # Examples
+///
+/// ```
+/// use kernel::sync::atomic::{smp_load_acquire, smp_store_release};
+///
+/// let mut data = 0i64;
+/// let mut ready = 0u8;
+/// data = 42; // Plain: nobody reads `data` before `ready` is set.
+/// // SAFETY: `ready` is valid, aligned, and only accessed with marked accesses.
+/// unsafe { smp_store_release(&raw mut ready, 1) };
+/// // SAFETY: As above.
+/// if unsafe { smp_load_acquire(&raw const ready) } == 1 {
+///     assert_eq!(data, 42);
+/// }
+/// ```
+#[inline(always)]
+pub unsafe fn smp_load_acquire<T: Marked>(p: *const T) -> T {
+    // SAFETY: The caller upholds this function's contract, which `load` shares.
+    unsafe { T::load(p, true) }
+}
+
+/// Writes `v` to `*p` with RELEASE ordering (C: `smp_store_release()`): accesses before it in
+/// program order are performed before it. Pairs with [`smp_load_acquire`].
+///
+/// # Safety
+///
+/// As for [`write_once`].
+///
+/// # Examples
+///
+/// ```
+/// use kernel::sync::atomic::{read_once, smp_store_release};
+///
+/// let mut head = 0usize;
+/// // SAFETY: `head` is valid, aligned, and only accessed with marked accesses.
+/// unsafe { smp_store_release(&raw mut head, 3) };
+/// // SAFETY: As above.
+/// assert_eq!(unsafe { read_once(&raw const head) }, 3);
+/// ```
+#[inline(always)]
+pub unsafe fn smp_store_release<T: Marked>(p: *mut T, v: T) {
+    // SAFETY: The caller upholds this function's contract, which `store` shares.
+    unsafe { T::store(p, v, true) }
+}
