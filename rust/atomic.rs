@@ -57,3 +57,17 @@ pub use barrier::*;
 #[path = "atomic/once.rs"]
 mod once;
 pub use once::*;
+
+/// Which instructions the read-modify-write operations run on this system, for reports: on
+/// arm64 it says whether the boot-time selection chose the LSE atomics or the LL/SC loops.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::sync::atomic::implementation;
+///
+/// assert!(!implementation().is_empty());
+/// ```
+pub fn implementation() -> &'static str {
+    arch::implementation()
+}

@@ -368,6 +368,7 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
     }
     let mut suite = ktap::Suite::start(SUITE, number, standalone, CASES.len());
     suite.diag(diag);
+    suite.diag(format_args!("atomics: {}", atomic::implementation()));
     suite.case(CASES[0], seed_doc_examples());
 
     let mut reports = KVec::new();

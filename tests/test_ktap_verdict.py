@@ -87,6 +87,13 @@ class VerdictTest(unittest.TestCase):
         rc, _, _ = run('[    0.000000] Linux version 6.12.118\n[    9.0] Kernel panic - not syncing\n')
         self.assertEqual(rc, 1)
 
+    def test_expected_diagnostic(self):
+        rc, out, _ = run(GOOD, '--expect-diag', 'fetch_add_relaxed: 99625904')
+        self.assertEqual(rc, 0, out)
+        rc, out, _ = run(GOOD, '--expect-diag', 'atomics: arm64 LSE')
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: reports "atomics: arm64 LSE"', out)
+
     def test_mutant_must_fail_its_case(self):
         with tempfile.NamedTemporaryFile('w', suffix='.mutants', delete=False) as m:
             m.write('# sample mutant case\nrust_atomic_kthreads broken fetch_add_relaxed_no_lost_update\n')

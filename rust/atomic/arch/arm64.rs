@@ -3,7 +3,13 @@
 //! arm64 primitives.
 //!
 //! Implementation choices, with the ordering argument:
-//! - Read-modify-write operations are load-exclusive/store-exclusive (LL/SC) loops, the
+//! - With the LSE atomics (ARMv8.1, `CONFIG_ARM64_LSE_ATOMICS`), read-modify-write operations
+//!   are single instructions, those of C's `arch/arm64/include/asm/atomic_lse.h`: `ldadd`,
+//!   `ldclr`, `ldset`, `ldeor`, `swp` and `cas` with suffix `a` (acquire), `l` (release) or
+//!   `al` (fully ordered), and `stadd`/`stclr`/`stset`/`steor` for the void operations (Arm
+//!   ARM, C6.2 "LDADD", "CAS", ...; the `al` forms are fully ordered by themselves). Which
+//!   path runs is decided at boot, as in C: see [`system_uses_lse_atomics`].
+//! - Otherwise, read-modify-write operations are load-exclusive/store-exclusive (LL/SC) loops, the
 //!   sequences of C's `arch/arm64/include/asm/atomic_ll_sc.h` and `cmpxchg.h`. The ordering is
 //!   carried by the exclusive instructions and one barrier, per C's choice for each ordering:
 //!   RELAXED `ldxr`/`stxr`; ACQUIRE `ldaxr`/`stxr`; RELEASE `ldxr`/`stlxr`; fully ordered
@@ -23,7 +29,7 @@
 //! - Outputs are `out`, never `lateout`: they are written while the inputs are still needed by
 //!   the next iteration, so they must not share a register with an input.
 
-use super::super::primitive::{LoadStore, Order, Primitive, Rmw};
+use super::super::primitive::{Int, LoadStore, Order, Primitive, Rmw};
 use core::arch::asm;
 
 /// A compiler barrier, C's `barrier()`: no instruction is emitted.
@@ -239,31 +245,191 @@ macro_rules! ll_sc_cmpxchg {
     }};
 }
 
+/// Expands `$m!($($args)*, SFX)` with the LSE ordering suffix of `$order`: none, `a`
+/// (acquire), `l` (release) or `al` (both: fully ordered, no extra barrier needed).
+macro_rules! by_lse_order {
+    ($order:expr, $m:ident!($($args:tt)*)) => {
+        match $order {
+            Order::Relaxed => $m!($($args)*, ""),
+            Order::Acquire => $m!($($args)*, "a"),
+            Order::Release => $m!($($args)*, "l"),
+            Order::Full => $m!($($args)*, "al"),
+        }
+    };
+}
+
+/// An LSE atomic memory operation `$insn` (`ldadd`, `ldclr`, `ldset`, `ldeor` or `swp`) with
+/// ordering suffix `$sfx`: stores `*$p <op> $v` (or `$v`) and evaluates to the old value.
+macro_rules! lse_ld_op {
+    ($t:ty, $w:literal, $p:expr, $v:expr, $insn:literal, $sfx:literal) => {{
+        let old: $t;
+        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
+        // and accessed atomically; the instruction accesses exactly that integer.
+        unsafe {
+            asm!(
+                ".arch_extension lse",
+                concat!($insn, $sfx, " {v", $w, "}, {old", $w, "}, [{p}]"),
+                p = in(reg) $p,
+                v = in(reg) $v,
+                old = out(reg) old,
+                options(nostack, preserves_flags),
+            )
+        };
+        old
+    }};
+}
+
+/// An LSE atomic store operation `$insn` (`stadd`, `stclr`, `stset`, `steor`): no result, no
+/// ordering, as C's void LSE operations.
+macro_rules! lse_st_op {
+    ($w:literal, $p:expr, $v:expr, $insn:literal) => {
+        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
+        // and accessed atomically; the instruction accesses exactly that integer.
+        unsafe {
+            asm!(
+                ".arch_extension lse",
+                concat!($insn, " {v", $w, "}, [{p}]"),
+                p = in(reg) $p,
+                v = in(reg) $v,
+                options(nostack, preserves_flags),
+            )
+        }
+    };
+}
+
+/// LSE compare-and-swap `cas` with ordering suffix `$sfx`; evaluates to the value found.
+macro_rules! lse_cas {
+    ($t:ty, $w:literal, $p:expr, $old:expr, $new:expr, $sfx:literal) => {{
+        let mut found: $t = $old;
+        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
+        // and accessed atomically; the instruction accesses exactly that integer.
+        unsafe {
+            asm!(
+                ".arch_extension lse",
+                concat!("cas", $sfx, " {found", $w, "}, {new", $w, "}, [{p}]"),
+                p = in(reg) $p,
+                new = in(reg) $new,
+                found = inout(reg) found,
+                options(nostack, preserves_flags),
+            )
+        };
+        found
+    }};
+}
+
+/// The LSE forms of the read-modify-write operations: the instruction, and the operand it
+/// takes, for `op` on `v` (C's `atomic_lse.h`: subtraction adds the negation, AND clears the
+/// complement).
+macro_rules! lse_operand {
+    ($op:expr, $v:expr) => {
+        match $op {
+            Rmw::Add => ("add", $v),
+            Rmw::Sub => ("add", $v.wrapping_neg()),
+            Rmw::And => ("clr", !$v),
+            Rmw::Or => ("set", $v),
+            Rmw::Xor => ("eor", $v),
+            Rmw::AndNot => ("clr", $v),
+        }
+    };
+}
+
+/// Whether the system has the LSE atomics (ARMv8.1): C's
+/// `alternative_has_cap_likely(ARM64_HAS_LSE_ATOMICS)`, with the same zero-cost selection.
+///
+/// The code is a branch to the LL/SC path with an `.altinstructions` entry (the layout of C's
+/// `ALTINSTR_ENTRY`: two relative words, the cpucap, the two lengths) that replaces it by a
+/// `nop` when every CPU has the capability. The kernel applies the entry at boot, and the
+/// module loader when the code is in a module, so no operation tests a variable. The cpucap
+/// comes from `kernel::bindings`, a path that resolves in the kernel crate too (it is declared
+/// `extern crate self as kernel`).
+#[cfg(CONFIG_ARM64_LSE_ATOMICS)]
+#[inline(always)]
+pub(crate) fn system_uses_lse_atomics() -> bool {
+    // SAFETY: The branch targets the label block; the alternatives entry only ever replaces
+    // it by a `nop` of the same size, before the code runs.
+    unsafe {
+        asm!(
+            "661: b {ll_sc}",
+            "662:",
+            ".pushsection .altinstructions, \"a\"",
+            ".word 661b - .",
+            ".word 663f - .",
+            ".hword {cpucap}",
+            ".byte 662b - 661b",
+            ".byte 664f - 663f",
+            ".popsection",
+            ".subsection 1",
+            "663: nop",
+            "664:",
+            ".previous",
+            cpucap = const ::kernel::bindings::ARM64_HAS_LSE_ATOMICS,
+            ll_sc = label { return false; },
+            options(nostack, preserves_flags),
+        )
+    };
+    true
+}
+
+/// Without `CONFIG_ARM64_LSE_ATOMICS` the kernel never uses the LSE atomics.
+#[cfg(not(CONFIG_ARM64_LSE_ATOMICS))]
+#[inline(always)]
+pub(crate) fn system_uses_lse_atomics() -> bool {
+    false
+}
+
 /// Implements [`Primitive`] for marker `$m` of type `$t`, whose registers take template
-/// modifier `$w`.
+/// modifier `$w`: the LSE instruction when the system has it, the LL/SC loop otherwise.
 macro_rules! impl_primitive {
     ($m:ident: $t:ty, $w:literal) => {
-        // SAFETY: Every operation is an LL/SC loop with C's exclusives and barriers for its
-        // ordering (see the module docs).
+        // SAFETY: Every operation is C's LSE instruction or C's LL/SC loop with C's exclusives
+        // and barriers for its ordering (see the module docs).
         unsafe impl Primitive for $m {
             #[inline(always)]
             unsafe fn rmw(p: *mut Self::V, op: Rmw, v: Self::V) {
-                by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, Order::Relaxed));
+                if system_uses_lse_atomics() {
+                    match lse_operand!(op, v) {
+                        ("add", v) => lse_st_op!($w, p, v, "stadd"),
+                        ("clr", v) => lse_st_op!($w, p, v, "stclr"),
+                        ("set", v) => lse_st_op!($w, p, v, "stset"),
+                        (_, v) => lse_st_op!($w, p, v, "steor"),
+                    }
+                } else {
+                    by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, Order::Relaxed));
+                }
             }
 
             #[inline(always)]
             unsafe fn fetch_rmw(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
-                by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, order)).0
+                if system_uses_lse_atomics() {
+                    match lse_operand!(op, v) {
+                        ("add", v) => by_lse_order!(order, lse_ld_op!($t, $w, p, v, "ldadd")),
+                        ("clr", v) => by_lse_order!(order, lse_ld_op!($t, $w, p, v, "ldclr")),
+                        ("set", v) => by_lse_order!(order, lse_ld_op!($t, $w, p, v, "ldset")),
+                        (_, v) => by_lse_order!(order, lse_ld_op!($t, $w, p, v, "ldeor")),
+                    }
+                } else {
+                    by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, order)).0
+                }
             }
 
             #[inline(always)]
             unsafe fn rmw_return(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
-                by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, order)).1
+                if system_uses_lse_atomics() {
+                    // SAFETY: The caller upholds the contract of `Primitive`.
+                    let old = unsafe { Self::fetch_rmw(p, op, v, order) };
+                    <Self::V as Int>::apply(op, old, v)
+                } else {
+                    by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, order)).1
+                }
             }
 
             #[inline(always)]
             unsafe fn xchg(p: *mut Self::V, new: Self::V, order: Order) -> Self::V {
-                by_order!(order, ll_sc_xchg!($t, $w, p, new))
+                if system_uses_lse_atomics() {
+                    by_lse_order!(order, lse_ld_op!($t, $w, p, new, "swp"))
+                } else {
+                    by_order!(order, ll_sc_xchg!($t, $w, p, new))
+                }
             }
 
             #[inline(always)]
@@ -273,7 +439,11 @@ macro_rules! impl_primitive {
                 new: Self::V,
                 order: Order,
             ) -> Self::V {
-                by_order!(order, ll_sc_cmpxchg!($t, $w, p, old, new))
+                if system_uses_lse_atomics() {
+                    by_lse_order!(order, lse_cas!($t, $w, p, old, new))
+                } else {
+                    by_order!(order, ll_sc_cmpxchg!($t, $w, p, old, new))
+                }
             }
         }
     };
@@ -289,3 +459,12 @@ macro_rules! ll_sc_rmw_by_order {
 
 impl_primitive!(I32: i32, ":w");
 impl_primitive!(I64: i64, "");
+
+/// Which implementation the read-modify-write operations run, for reports.
+pub(crate) fn implementation() -> &'static str {
+    if system_uses_lse_atomics() {
+        "arm64 LSE atomics (ARMv8.1), selected at boot by alternatives"
+    } else {
+        "arm64 LL/SC loops (ldxr/stxr), selected at boot by alternatives"
+    }
+}

@@ -317,3 +317,8 @@ macro_rules! impl_primitive {
 
 impl_primitive!(I32, "l", ":e", "eax");
 impl_primitive!(I64, "q", "", "rax");
+
+/// Which implementation the read-modify-write operations run, for reports.
+pub(crate) fn implementation() -> &'static str {
+    "x86 lock-prefixed instructions"
+}
