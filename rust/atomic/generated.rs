@@ -71,8 +71,8 @@ impl AtomicI32 {
             assert!(core::mem::size_of::<C>() == core::mem::size_of::<i32>());
             assert!(core::mem::align_of::<C>() == core::mem::align_of::<i32>());
         }
-        // SAFETY: `Self` is transparent over a value of `C`'s size and alignment, which the
-        // caller guarantees valid for `'a` and accessed atomically (the type invariant).
+        // `Self` is transparent over a value of `C`'s size and alignment.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
 
@@ -1869,7 +1869,7 @@ impl AtomicI32 {
     pub fn dec_if_positive(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::dec_if_positive::<I32>(p) }
+        unsafe { I32::dec_if_positive(p) }
     }
 }
 
@@ -1935,8 +1935,8 @@ impl AtomicI64 {
             assert!(core::mem::size_of::<C>() == core::mem::size_of::<i64>());
             assert!(core::mem::align_of::<C>() == core::mem::align_of::<i64>());
         }
-        // SAFETY: `Self` is transparent over a value of `C`'s size and alignment, which the
-        // caller guarantees valid for `'a` and accessed atomically (the type invariant).
+        // `Self` is transparent over a value of `C`'s size and alignment.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
 
@@ -3715,7 +3715,7 @@ impl AtomicI64 {
     pub fn dec_if_positive(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::dec_if_positive::<I64>(p) }
+        unsafe { I64::dec_if_positive(p) }
     }
 }
 
@@ -3781,8 +3781,8 @@ impl AtomicIsize {
             assert!(core::mem::size_of::<C>() == core::mem::size_of::<i64>());
             assert!(core::mem::align_of::<C>() == core::mem::align_of::<i64>());
         }
-        // SAFETY: `Self` is transparent over a value of `C`'s size and alignment, which the
-        // caller guarantees valid for `'a` and accessed atomically (the type invariant).
+        // `Self` is transparent over a value of `C`'s size and alignment.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
 
@@ -5573,7 +5573,7 @@ impl AtomicIsize {
     pub fn dec_if_positive(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::dec_if_positive::<I64>(p) as isize }
+        unsafe { I64::dec_if_positive(p) as isize }
     }
 }
 
@@ -5639,8 +5639,8 @@ impl AtomicU32 {
             assert!(core::mem::size_of::<C>() == core::mem::size_of::<i32>());
             assert!(core::mem::align_of::<C>() == core::mem::align_of::<i32>());
         }
-        // SAFETY: `Self` is transparent over a value of `C`'s size and alignment, which the
-        // caller guarantees valid for `'a` and accessed atomically (the type invariant).
+        // `Self` is transparent over a value of `C`'s size and alignment.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
 
@@ -7344,8 +7344,8 @@ impl AtomicU64 {
             assert!(core::mem::size_of::<C>() == core::mem::size_of::<i64>());
             assert!(core::mem::align_of::<C>() == core::mem::align_of::<i64>());
         }
-        // SAFETY: `Self` is transparent over a value of `C`'s size and alignment, which the
-        // caller guarantees valid for `'a` and accessed atomically (the type invariant).
+        // `Self` is transparent over a value of `C`'s size and alignment.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
 
@@ -9049,8 +9049,8 @@ impl AtomicUsize {
             assert!(core::mem::size_of::<C>() == core::mem::size_of::<i64>());
             assert!(core::mem::align_of::<C>() == core::mem::align_of::<i64>());
         }
-        // SAFETY: `Self` is transparent over a value of `C`'s size and alignment, which the
-        // caller guarantees valid for `'a` and accessed atomically (the type invariant).
+        // `Self` is transparent over a value of `C`'s size and alignment.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
 
@@ -10754,8 +10754,8 @@ impl AtomicI8 {
             assert!(core::mem::size_of::<C>() == core::mem::size_of::<i8>());
             assert!(core::mem::align_of::<C>() == core::mem::align_of::<i8>());
         }
-        // SAFETY: `Self` is transparent over a value of `C`'s size and alignment, which the
-        // caller guarantees valid for `'a` and accessed atomically (the type invariant).
+        // `Self` is transparent over a value of `C`'s size and alignment.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
 
@@ -10923,8 +10923,8 @@ impl AtomicU8 {
             assert!(core::mem::size_of::<C>() == core::mem::size_of::<i8>());
             assert!(core::mem::align_of::<C>() == core::mem::align_of::<i8>());
         }
-        // SAFETY: `Self` is transparent over a value of `C`'s size and alignment, which the
-        // caller guarantees valid for `'a` and accessed atomically (the type invariant).
+        // `Self` is transparent over a value of `C`'s size and alignment.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
 
@@ -11092,8 +11092,8 @@ impl AtomicI16 {
             assert!(core::mem::size_of::<C>() == core::mem::size_of::<i16>());
             assert!(core::mem::align_of::<C>() == core::mem::align_of::<i16>());
         }
-        // SAFETY: `Self` is transparent over a value of `C`'s size and alignment, which the
-        // caller guarantees valid for `'a` and accessed atomically (the type invariant).
+        // `Self` is transparent over a value of `C`'s size and alignment.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
 
@@ -11261,8 +11261,8 @@ impl AtomicU16 {
             assert!(core::mem::size_of::<C>() == core::mem::size_of::<i16>());
             assert!(core::mem::align_of::<C>() == core::mem::align_of::<i16>());
         }
-        // SAFETY: `Self` is transparent over a value of `C`'s size and alignment, which the
-        // caller guarantees valid for `'a` and accessed atomically (the type invariant).
+        // `Self` is transparent over a value of `C`'s size and alignment.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
 

@@ -120,6 +120,12 @@ unsafe impl<A: Primitive> Primitive for Mutant<A> {
     }
 
     #[inline(always)]
+    unsafe fn dec_if_positive(p: *mut Self::V) -> Self::V {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::dec_if_positive(p) }
+    }
+
+    #[inline(always)]
     unsafe fn add_negative(p: *mut Self::V, v: Self::V, order: Order) -> bool {
         // SAFETY: The caller upholds the contract, which `A` shares.
         unsafe { A::add_negative(p, v, order) }

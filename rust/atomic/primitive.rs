@@ -233,6 +233,26 @@ pub(crate) unsafe trait Primitive: LoadStore<V: Int> {
         unsafe { Self::rmw_return(p, Rmw::Add, Self::V::ONE, Order::Full) == Self::V::ZERO }
     }
 
+    /// `atomic_dec_if_positive()`: decrements unless the result would be negative; returns
+    /// the old value minus one (wrapping) either way. Fully ordered when it stores.
+    ///
+    /// This is C's generic definition, where "negative" is that of the wrapped result, so
+    /// the minimum value decrements to the maximum. arm64 defines `atomic64_dec_if_positive()`
+    /// with a flag test that sees the overflow instead; `arch/arm64.rs` overrides accordingly.
+    ///
+    /// # Safety
+    ///
+    /// See the trait documentation.
+    #[inline(always)]
+    unsafe fn dec_if_positive(p: *mut Self::V) -> Self::V {
+        // SAFETY: The caller upholds the trait's contract.
+        unsafe {
+            dec_if::<Self>(p, |c| {
+                Self::V::apply(Rmw::Sub, c, Self::V::ONE) >= Self::V::ZERO
+            })
+        }
+    }
+
     /// `atomic_add_negative{,_acquire,_release,_relaxed}()`: whether the result is negative.
     ///
     /// # Safety
@@ -294,19 +314,22 @@ pub(crate) unsafe fn add_if<P: Primitive>(
     }
 }
 
-/// `atomic_dec_if_positive()`: decrements unless the result would be negative; returns the
-/// old value minus one either way (as C does).
+/// Decrements if `allow(value)`, with a fully ordered cmpxchg loop; returns the value minus
+/// one (wrapping) either way. The shape of C's `dec_if_positive` definitions.
 ///
 /// # Safety
 ///
 /// As for the methods of [`Primitive`].
 #[inline(always)]
-pub(crate) unsafe fn dec_if_positive<P: Primitive>(p: *mut P::V) -> P::V {
+pub(crate) unsafe fn dec_if<P: Primitive + ?Sized>(
+    p: *mut P::V,
+    allow: impl Fn(P::V) -> bool,
+) -> P::V {
     // SAFETY: The caller upholds `Primitive`'s contract.
     let mut c = unsafe { P::read(p) };
     loop {
         let dec = P::V::apply(Rmw::Sub, c, P::V::ONE);
-        if dec < P::V::ZERO {
+        if !allow(c) {
             return dec;
         }
         // SAFETY: As above.

@@ -29,7 +29,7 @@
 //! - Outputs are `out`, never `lateout`: they are written while the inputs are still needed by
 //!   the next iteration, so they must not share a register with an input.
 
-use super::super::primitive::{Int, LoadStore, Order, Primitive, Rmw};
+use super::super::primitive::{dec_if, Int, LoadStore, Order, Primitive, Rmw};
 use core::arch::asm;
 
 /// A compiler barrier, C's `barrier()`: no instruction is emitted.
@@ -170,8 +170,8 @@ macro_rules! by_rmw {
 macro_rules! ll_sc_rmw {
     ($t:ty, $w:literal, $p:expr, $v:expr, $insn:literal, $ldx:literal, $stx:literal, $mb:literal) => {{
         let (old, new): ($t, $t);
-        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
-        // and accessed atomically; the loop accesses exactly that integer.
+        // The loop accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 "prfm pstl1strm, [{p}]",
@@ -196,8 +196,8 @@ macro_rules! ll_sc_rmw {
 macro_rules! ll_sc_xchg {
     ($t:ty, $w:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal, $mb:literal) => {{
         let old: $t;
-        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
-        // and accessed atomically; the loop accesses exactly that integer.
+        // The loop accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 "prfm pstl1strm, [{p}]",
@@ -221,8 +221,8 @@ macro_rules! ll_sc_xchg {
 macro_rules! ll_sc_cmpxchg {
     ($t:ty, $w:literal, $p:expr, $old:expr, $new:expr, $ldx:literal, $stx:literal, $mb:literal) => {{
         let found: $t;
-        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
-        // and accessed atomically; the loop accesses exactly that integer.
+        // The loop accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 "prfm pstl1strm, [{p}]",
@@ -263,8 +263,8 @@ macro_rules! by_lse_order {
 macro_rules! lse_ld_op {
     ($t:ty, $w:literal, $p:expr, $v:expr, $insn:literal, $sfx:literal) => {{
         let old: $t;
-        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
-        // and accessed atomically; the instruction accesses exactly that integer.
+        // The instruction accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 ".arch_extension lse",
@@ -283,8 +283,8 @@ macro_rules! lse_ld_op {
 /// ordering, as C's void LSE operations.
 macro_rules! lse_st_op {
     ($w:literal, $p:expr, $v:expr, $insn:literal) => {
-        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
-        // and accessed atomically; the instruction accesses exactly that integer.
+        // The instruction accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 ".arch_extension lse",
@@ -301,8 +301,8 @@ macro_rules! lse_st_op {
 macro_rules! lse_cas {
     ($t:ty, $w:literal, $p:expr, $old:expr, $new:expr, $sfx:literal) => {{
         let mut found: $t = $old;
-        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
-        // and accessed atomically; the instruction accesses exactly that integer.
+        // The instruction accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 ".arch_extension lse",
@@ -345,8 +345,8 @@ macro_rules! lse_operand {
 #[cfg(CONFIG_ARM64_LSE_ATOMICS)]
 #[inline(always)]
 pub(crate) fn system_uses_lse_atomics() -> bool {
-    // SAFETY: The branch targets the label block; the alternatives entry only ever replaces
-    // it by a `nop` of the same size, before the code runs.
+    // The alternatives entry only ever replaces the branch by a `nop` of the same size.
+    // SAFETY: The branch targets the label block, which returns; nothing else is touched.
     unsafe {
         asm!(
             "661: b {ll_sc}",
@@ -380,7 +380,7 @@ pub(crate) fn system_uses_lse_atomics() -> bool {
 /// Implements [`Primitive`] for marker `$m` of type `$t`, whose registers take template
 /// modifier `$w`: the LSE instruction when the system has it, the LL/SC loop otherwise.
 macro_rules! impl_primitive {
-    ($m:ident: $t:ty, $w:literal) => {
+    ($m:ident: $t:ty, $w:literal $(, $extra:item)*) => {
         // SAFETY: Every operation is C's LSE instruction or C's LL/SC loop with C's exclusives
         // and barriers for its ordering (see the module docs).
         unsafe impl Primitive for $m {
@@ -445,6 +445,8 @@ macro_rules! impl_primitive {
                     by_order!(order, ll_sc_cmpxchg!($t, $w, p, old, new))
                 }
             }
+
+            $($extra)*
         }
     };
 }
@@ -458,7 +460,17 @@ macro_rules! ll_sc_rmw_by_order {
 }
 
 impl_primitive!(I32: i32, ":w");
-impl_primitive!(I64: i64, "");
+impl_primitive!(
+    I64: i64,
+    "",
+    /// C's arm64 `atomic64_dec_if_positive()` tests the flags of `subs` (`b.lt`), which see
+    /// the overflow of `i64::MIN - 1`: it does not store when the value is not positive.
+    #[inline(always)]
+    unsafe fn dec_if_positive(p: *mut Self::V) -> Self::V {
+        // SAFETY: The caller upholds the contract of `Primitive`.
+        unsafe { dec_if::<Self>(p, |c| c > 0) }
+    }
+);
 
 /// Which implementation the read-modify-write operations run, for reports.
 pub(crate) fn implementation() -> &'static str {

@@ -139,8 +139,8 @@ impl_load_store!(I8: i8, I16: i16, I32: i32, I64: i64);
 /// A locked read-modify-write without result on `*$p`: `$insn`, with operand `$v` if given.
 macro_rules! locked_rmw {
     ($p:expr, $insn:expr) => {
-        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
-        // and accessed atomically; the instruction accesses exactly that integer.
+        // The instruction accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 lock_prefixed!($insn, " ({p})"),
@@ -150,8 +150,8 @@ macro_rules! locked_rmw {
         }
     };
     ($p:expr, $v:expr, $insn:expr, $w:literal) => {
-        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
-        // and accessed atomically; the instruction accesses exactly that integer.
+        // The instruction accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 lock_prefixed!($insn, " {v", $w, "}, ({p})"),
@@ -168,8 +168,8 @@ macro_rules! locked_rmw {
 macro_rules! locked_rmw_cc {
     ($p:expr, $insn:expr, $cc:literal) => {{
         let cc: u8;
-        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
-        // and accessed atomically; the instruction accesses exactly that integer.
+        // The instruction accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 lock_prefixed!($insn, " ({p})"),
@@ -183,8 +183,8 @@ macro_rules! locked_rmw_cc {
     }};
     ($p:expr, $v:expr, $insn:expr, $w:literal, $cc:literal) => {{
         let cc: u8;
-        // SAFETY: The caller of the enclosing function guarantees that `$p` is valid, aligned
-        // and accessed atomically; the instruction accesses exactly that integer.
+        // The instruction accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 lock_prefixed!($insn, " {v", $w, "}, ({p})"),
@@ -236,8 +236,8 @@ macro_rules! impl_primitive {
                         }
                     }
                 };
-                // SAFETY: The caller guarantees that `p` is valid, aligned and accessed
-                // atomically; `xadd` accesses exactly that integer.
+                // `xadd` accesses exactly the integer at `p`.
+                // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
                 unsafe {
                     asm!(
                         lock_prefixed!("xadd", $s, " {v", $w, "}, ({p})"),
@@ -253,8 +253,8 @@ macro_rules! impl_primitive {
             unsafe fn xchg(p: *mut Self::V, mut new: Self::V, _order: Order) -> Self::V {
                 // `xchg` with a memory operand asserts the bus lock itself (SDM Vol. 2, XCHG):
                 // no prefix, as in C's `arch_xchg()`.
-                // SAFETY: The caller guarantees that `p` is valid, aligned and accessed
-                // atomically; `xchg` accesses exactly that integer.
+                // `xchg` accesses exactly the integer at `p`.
+                // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
                 unsafe {
                     asm!(
                         concat!("xchg", $s, " {v", $w, "}, ({p})"),
@@ -268,8 +268,8 @@ macro_rules! impl_primitive {
 
             #[inline(always)]
             unsafe fn cmpxchg(p: *mut Self::V, mut old: Self::V, new: Self::V, _order: Order) -> Self::V {
-                // SAFETY: The caller guarantees that `p` is valid, aligned and accessed
-                // atomically; `cmpxchg` accesses exactly that integer.
+                // `cmpxchg` accesses exactly the integer at `p`.
+                // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
                 unsafe {
                     asm!(
                         lock_prefixed!("cmpxchg", $s, " {new", $w, "}, ({p})"),
