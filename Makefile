@@ -12,7 +12,10 @@
 ARCH ?= x86_64
 KDIR ?= $(shell scripts/build-kernel $(ARCH))
 
+# CLIPPY=1 lints the Rust code with the clippy of the kernel's rustc (Debian's rust-web-clippy).
+CLIPPY ?=
 TOOLCHAIN := LLVM=1 RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc \
+	CLIPPY=$(CLIPPY) CLIPPY_DRIVER=/usr/bin/clippy-driver \
 	BINDGEN=$(shell bash -c '. scripts/lib.sh && echo $$BINDGEN_BIN')
 
 modules:
