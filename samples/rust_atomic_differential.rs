@@ -9,7 +9,8 @@
 //! final memory and `try_cmpxchg`'s updated old value must be identical. One KTAP case per
 //! operation family (a line of `scripts/atomic/atomics.tbl`).
 //!
-//! The C side is the module `rust_atomic_c_ops`, generated from the same table: load it first.
+//! The C side is the module `rust_atomic_c_ops`, whose table is generated from the same table:
+//! load it first.
 
 use kernel::ffi::{c_char, c_void};
 use kernel::prelude::*;
@@ -45,7 +46,7 @@ module_param_i32!(
 /// The KTAP suite name: the crate's, which is also the module's (a mutant's is its own).
 const SUITE: &str = module_path!();
 
-/// One row of the C table (`struct rust_atomic_c_op` in `rust_atomic_c_ops.c`).
+/// One row of the C table (`struct rust_atomic_c_op` in `rust_atomic_c_ops_table.c`).
 #[repr(C)]
 struct COp {
     name: *const c_char,

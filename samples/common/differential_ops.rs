@@ -4,7 +4,7 @@
 
 //! The Rust side of the differential test: every operation of every read-modify-write
 //! type of `kernel::sync::atomic`, with the name of the C operation it must match
-//! (`samples/rust_atomic_c_ops.c` is the C side).
+//! (`samples/rust_atomic_c_ops_table.c` is the C side).
 
 use super::atomic::*;
 

@@ -1839,4 +1839,4 @@ const u32 rust_atomic_c_ops_count = ARRAY_SIZE(rust_atomic_c_ops);
 EXPORT_SYMBOL_GPL(rust_atomic_c_ops_count);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("The C atomic operations, as a table, for the Rust differential test");
+MODULE_DESCRIPTION("The C side of the Rust atomics tests: C operations and C kthreads");
