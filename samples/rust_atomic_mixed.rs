@@ -58,8 +58,8 @@ extern "C" {
 
 /// The C-owned variables, as Rust atomics.
 fn shared() -> (&'static AtomicI32, &'static AtomicI64) {
-    // SAFETY: The C module owns both variables for as long as it is loaded, which outlasts this
-    // module (a symbol dependency), and accesses them only with atomic operations.
+    // The C module outlasts this one (a symbol dependency) and uses only atomic operations.
+    // SAFETY: The C module owns both variables, valid and aligned for as long as it is loaded.
     unsafe {
         (
             AtomicI32::from_ptr(&raw mut rust_atomic_c_shared32),
@@ -122,8 +122,7 @@ fn run(suite: &mut ktap::Suite) -> Result {
     let mut workers = KVec::with_capacity(threads, GFP_KERNEL)?;
     let data = core::ptr::from_ref(&*state).cast_mut().cast();
     for cpu in 0..threads {
-        // SAFETY: `worker_main` waits for `should_stop`; every worker is stopped below,
-        // before `state` is freed.
+        // SAFETY: `worker_main` waits for `should_stop`; workers are stopped before `state` goes.
         match unsafe { Thread::create_on_cpu(worker_main, data, cpu as u32) } {
             Ok(w) => workers.push(w, GFP_KERNEL)?,
             Err(e) => {
