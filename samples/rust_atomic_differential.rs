@@ -190,7 +190,7 @@ fn compare(suite: &ktap::Suite, rust: &RustOp, c: &COp, tally: &mut Tally) {
                     if !reported {
                         reported = true;
                         suite.diag(format_args!(
-                            "{}: value {init} args ({a}, {b}): C gives (ret, final, old) {:?}, Rust {:?}",
+                            "{}: value {init} args ({a}, {b}): (ret, final, old) C {:?} Rust {:?}",
                             rust.c_name, c_out, rust_out
                         ));
                     }

@@ -155,7 +155,7 @@ fn run(suite: &mut ktap::Suite) -> Result {
 
     let rounds = 2 * threads as i64 * ITERATIONS as i64;
     suite.diag(format_args!(
-        "{threads} C and {threads} Rust kthreads, {ITERATIONS} rounds each, {} rounds/s in all; atomics: {}",
+        "{threads} C and {threads} Rust kthreads, {ITERATIONS} rounds each, {} rounds/s; {}",
         rounds * 1_000_000_000 / elapsed,
         atomic::implementation()
     ));

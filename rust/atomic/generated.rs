@@ -118,7 +118,8 @@ impl AtomicI32 {
         unsafe { I32::read(p) }
     }
 
-    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not performed before it.
+    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
+    /// performed before it.
     ///
     /// C: `atomic_read_acquire()`.
     ///
@@ -157,7 +158,8 @@ impl AtomicI32 {
         unsafe { I32::set(p, i) }
     }
 
-    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are performed before it.
+    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
+    /// performed before it.
     ///
     /// C: `atomic_set_release()`.
     ///
@@ -219,7 +221,8 @@ impl AtomicI32 {
 
     /// Atomically adds `i` to the value and returns the new value.
     ///
-    /// C: `atomic_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -299,7 +302,8 @@ impl AtomicI32 {
 
     /// Atomically adds `i` to the value and returns the old value.
     ///
-    /// C: `atomic_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -406,7 +410,8 @@ impl AtomicI32 {
 
     /// Atomically subtracts `i` from the value and returns the new value.
     ///
-    /// C: `atomic_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -486,7 +491,8 @@ impl AtomicI32 {
 
     /// Atomically subtracts `i` from the value and returns the old value.
     ///
-    /// C: `atomic_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -597,7 +603,8 @@ impl AtomicI32 {
 
     /// Atomically adds one to the value and returns the new value.
     ///
-    /// C: `atomic_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -677,7 +684,8 @@ impl AtomicI32 {
 
     /// Atomically adds one to the value and returns the old value.
     ///
-    /// C: `atomic_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -777,7 +785,8 @@ impl AtomicI32 {
 
     /// Atomically subtracts one from the value and returns the new value.
     ///
-    /// C: `atomic_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -857,7 +866,8 @@ impl AtomicI32 {
 
     /// Atomically subtracts one from the value and returns the old value.
     ///
-    /// C: `atomic_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -957,7 +967,8 @@ impl AtomicI32 {
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -1015,7 +1026,8 @@ impl AtomicI32 {
         unsafe { I32::fetch_rmw(p, Rmw::And, i, Order::Relaxed) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing and orders nothing.
+    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing
+    /// and orders nothing.
     ///
     /// C: `atomic_andnot()`.
     ///
@@ -1035,7 +1047,8 @@ impl AtomicI32 {
         unsafe { I32::rmw(p, Rmw::AndNot, i) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic_fetch_andnot()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -1055,9 +1068,11 @@ impl AtomicI32 {
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i, Order::Full) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -1075,9 +1090,11 @@ impl AtomicI32 {
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i, Order::Acquire) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -1095,7 +1112,8 @@ impl AtomicI32 {
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i, Order::Release) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic_fetch_andnot_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -1157,7 +1175,8 @@ impl AtomicI32 {
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
     ///
     /// # Examples
     ///
@@ -1257,7 +1276,8 @@ impl AtomicI32 {
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -1337,7 +1357,8 @@ impl AtomicI32 {
 
     /// Atomically sets the value to `new` and returns the old value.
     ///
-    /// C: `atomic_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
     ///
     /// # Examples
     ///
@@ -1395,7 +1416,8 @@ impl AtomicI32 {
         unsafe { I32::xchg(p, new, Order::Relaxed) }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -1418,9 +1440,11 @@ impl AtomicI32 {
         unsafe { I32::cmpxchg(p, old, new, Order::Full) }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
     ///
     /// # Examples
     ///
@@ -1441,7 +1465,8 @@ impl AtomicI32 {
         unsafe { I32::cmpxchg(p, old, new, Order::Acquire) }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
     ///
@@ -1464,7 +1489,8 @@ impl AtomicI32 {
         unsafe { I32::cmpxchg(p, old, new, Order::Release) }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -1487,7 +1513,9 @@ impl AtomicI32 {
         unsafe { I32::cmpxchg(p, old, new, Order::Relaxed) }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_try_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -1512,9 +1540,12 @@ impl AtomicI32 {
         unsafe { I32::try_cmpxchg(p, old, new, Order::Full) }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -1537,7 +1568,9 @@ impl AtomicI32 {
         unsafe { I32::try_cmpxchg(p, old, new, Order::Acquire) }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_try_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
     ///
@@ -1562,7 +1595,9 @@ impl AtomicI32 {
         unsafe { I32::try_cmpxchg(p, old, new, Order::Release) }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_try_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -1673,7 +1708,8 @@ impl AtomicI32 {
 
     /// Atomically adds `i` to the value; returns whether the result is negative.
     ///
-    /// C: `atomic_add_negative_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_add_negative_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -1694,7 +1730,8 @@ impl AtomicI32 {
 
     /// Atomically adds `i` to the value; returns whether the result is negative.
     ///
-    /// C: `atomic_add_negative_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_add_negative_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -1780,7 +1817,8 @@ impl AtomicI32 {
         unsafe { primitive::fetch_add_unless::<I32>(p, a, u) != u }
     }
 
-    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a reference only while the object is alive).
+    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
+    /// reference only while the object is alive).
     ///
     /// C: `atomic_inc_not_zero()`; fully ordered if it adds; if not, relaxed.
     ///
@@ -1826,7 +1864,8 @@ impl AtomicI32 {
         unsafe { primitive::add_if::<I32>(p, 1, |c| c >= 0) }
     }
 
-    /// Atomically subtracts one from the value unless it is positive; returns whether it subtracted.
+    /// Atomically subtracts one from the value unless it is positive; returns whether it
+    /// subtracted.
     ///
     /// C: `atomic_dec_unless_positive()`; fully ordered if it subtracts; if not, relaxed.
     ///
@@ -1849,7 +1888,8 @@ impl AtomicI32 {
         unsafe { primitive::add_if::<I32>(p, -1, |c| c <= 0) }
     }
 
-    /// Atomically subtracts one from the value unless the result would be negative; returns the old value minus one either way.
+    /// Atomically subtracts one from the value unless the result would be negative; returns the old
+    /// value minus one either way.
     ///
     /// C: `atomic_dec_if_positive()`; fully ordered if it stores; if not, relaxed.
     ///
@@ -1982,7 +2022,8 @@ impl AtomicI64 {
         unsafe { I64::read(p) }
     }
 
-    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not performed before it.
+    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
+    /// performed before it.
     ///
     /// C: `atomic64_read_acquire()`.
     ///
@@ -2021,7 +2062,8 @@ impl AtomicI64 {
         unsafe { I64::set(p, i) }
     }
 
-    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are performed before it.
+    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
+    /// performed before it.
     ///
     /// C: `atomic64_set_release()`.
     ///
@@ -2083,7 +2125,8 @@ impl AtomicI64 {
 
     /// Atomically adds `i` to the value and returns the new value.
     ///
-    /// C: `atomic64_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -2103,7 +2146,8 @@ impl AtomicI64 {
 
     /// Atomically adds `i` to the value and returns the new value.
     ///
-    /// C: `atomic64_add_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_add_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -2163,7 +2207,8 @@ impl AtomicI64 {
 
     /// Atomically adds `i` to the value and returns the old value.
     ///
-    /// C: `atomic64_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -2263,7 +2308,8 @@ impl AtomicI64 {
 
     /// Atomically subtracts `i` from the value and returns the new value.
     ///
-    /// C: `atomic64_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -2283,7 +2329,8 @@ impl AtomicI64 {
 
     /// Atomically subtracts `i` from the value and returns the new value.
     ///
-    /// C: `atomic64_sub_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_sub_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -2343,7 +2390,8 @@ impl AtomicI64 {
 
     /// Atomically subtracts `i` from the value and returns the old value.
     ///
-    /// C: `atomic64_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -2443,7 +2491,8 @@ impl AtomicI64 {
 
     /// Atomically adds one to the value and returns the new value.
     ///
-    /// C: `atomic64_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -2463,7 +2512,8 @@ impl AtomicI64 {
 
     /// Atomically adds one to the value and returns the new value.
     ///
-    /// C: `atomic64_inc_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_inc_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -2523,7 +2573,8 @@ impl AtomicI64 {
 
     /// Atomically adds one to the value and returns the old value.
     ///
-    /// C: `atomic64_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -2623,7 +2674,8 @@ impl AtomicI64 {
 
     /// Atomically subtracts one from the value and returns the new value.
     ///
-    /// C: `atomic64_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -2643,7 +2695,8 @@ impl AtomicI64 {
 
     /// Atomically subtracts one from the value and returns the new value.
     ///
-    /// C: `atomic64_dec_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_dec_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -2703,7 +2756,8 @@ impl AtomicI64 {
 
     /// Atomically subtracts one from the value and returns the old value.
     ///
-    /// C: `atomic64_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -2803,7 +2857,8 @@ impl AtomicI64 {
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
     ///
-    /// C: `atomic64_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -2861,7 +2916,8 @@ impl AtomicI64 {
         unsafe { I64::fetch_rmw(p, Rmw::And, i, Order::Relaxed) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing and orders nothing.
+    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing
+    /// and orders nothing.
     ///
     /// C: `atomic64_andnot()`.
     ///
@@ -2881,7 +2937,8 @@ impl AtomicI64 {
         unsafe { I64::rmw(p, Rmw::AndNot, i) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic64_fetch_andnot()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -2901,9 +2958,11 @@ impl AtomicI64 {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i, Order::Full) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic64_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -2921,9 +2980,11 @@ impl AtomicI64 {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i, Order::Acquire) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic64_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -2941,7 +3002,8 @@ impl AtomicI64 {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i, Order::Release) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic64_fetch_andnot_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -3003,7 +3065,8 @@ impl AtomicI64 {
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic64_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -3103,7 +3166,8 @@ impl AtomicI64 {
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic64_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -3183,7 +3247,8 @@ impl AtomicI64 {
 
     /// Atomically sets the value to `new` and returns the old value.
     ///
-    /// C: `atomic64_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
     ///
     /// # Examples
     ///
@@ -3241,7 +3306,8 @@ impl AtomicI64 {
         unsafe { I64::xchg(p, new, Order::Relaxed) }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic64_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -3264,9 +3330,11 @@ impl AtomicI64 {
         unsafe { I64::cmpxchg(p, old, new, Order::Full) }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic64_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -3287,7 +3355,8 @@ impl AtomicI64 {
         unsafe { I64::cmpxchg(p, old, new, Order::Acquire) }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic64_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
     ///
@@ -3310,7 +3379,8 @@ impl AtomicI64 {
         unsafe { I64::cmpxchg(p, old, new, Order::Release) }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic64_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -3333,7 +3403,9 @@ impl AtomicI64 {
         unsafe { I64::cmpxchg(p, old, new, Order::Relaxed) }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic64_try_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -3358,9 +3430,12 @@ impl AtomicI64 {
         unsafe { I64::try_cmpxchg(p, old, new, Order::Full) }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic64_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -3383,9 +3458,12 @@ impl AtomicI64 {
         unsafe { I64::try_cmpxchg(p, old, new, Order::Acquire) }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic64_try_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_try_cmpxchg_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -3408,7 +3486,9 @@ impl AtomicI64 {
         unsafe { I64::try_cmpxchg(p, old, new, Order::Release) }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic64_try_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -3519,7 +3599,8 @@ impl AtomicI64 {
 
     /// Atomically adds `i` to the value; returns whether the result is negative.
     ///
-    /// C: `atomic64_add_negative_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_add_negative_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -3540,7 +3621,8 @@ impl AtomicI64 {
 
     /// Atomically adds `i` to the value; returns whether the result is negative.
     ///
-    /// C: `atomic64_add_negative_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_add_negative_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -3626,7 +3708,8 @@ impl AtomicI64 {
         unsafe { primitive::fetch_add_unless::<I64>(p, a, u) != u }
     }
 
-    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a reference only while the object is alive).
+    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
+    /// reference only while the object is alive).
     ///
     /// C: `atomic64_inc_not_zero()`; fully ordered if it adds; if not, relaxed.
     ///
@@ -3672,7 +3755,8 @@ impl AtomicI64 {
         unsafe { primitive::add_if::<I64>(p, 1, |c| c >= 0) }
     }
 
-    /// Atomically subtracts one from the value unless it is positive; returns whether it subtracted.
+    /// Atomically subtracts one from the value unless it is positive; returns whether it
+    /// subtracted.
     ///
     /// C: `atomic64_dec_unless_positive()`; fully ordered if it subtracts; if not, relaxed.
     ///
@@ -3695,7 +3779,8 @@ impl AtomicI64 {
         unsafe { primitive::add_if::<I64>(p, -1, |c| c <= 0) }
     }
 
-    /// Atomically subtracts one from the value unless the result would be negative; returns the old value minus one either way.
+    /// Atomically subtracts one from the value unless the result would be negative; returns the old
+    /// value minus one either way.
     ///
     /// C: `atomic64_dec_if_positive()`; fully ordered if it stores; if not, relaxed.
     ///
@@ -3828,7 +3913,8 @@ impl AtomicIsize {
         unsafe { I64::read(p) as isize }
     }
 
-    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not performed before it.
+    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
+    /// performed before it.
     ///
     /// C: `atomic_long_read_acquire()`.
     ///
@@ -3867,7 +3953,8 @@ impl AtomicIsize {
         unsafe { I64::set(p, i as i64) }
     }
 
-    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are performed before it.
+    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
+    /// performed before it.
     ///
     /// C: `atomic_long_set_release()`.
     ///
@@ -3929,7 +4016,8 @@ impl AtomicIsize {
 
     /// Atomically adds `i` to the value and returns the new value.
     ///
-    /// C: `atomic_long_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -3949,7 +4037,8 @@ impl AtomicIsize {
 
     /// Atomically adds `i` to the value and returns the new value.
     ///
-    /// C: `atomic_long_add_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_add_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -4009,7 +4098,8 @@ impl AtomicIsize {
 
     /// Atomically adds `i` to the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -4029,7 +4119,8 @@ impl AtomicIsize {
 
     /// Atomically adds `i` to the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_add_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_add_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -4109,7 +4200,8 @@ impl AtomicIsize {
 
     /// Atomically subtracts `i` from the value and returns the new value.
     ///
-    /// C: `atomic_long_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -4129,7 +4221,8 @@ impl AtomicIsize {
 
     /// Atomically subtracts `i` from the value and returns the new value.
     ///
-    /// C: `atomic_long_sub_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_sub_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -4189,7 +4282,8 @@ impl AtomicIsize {
 
     /// Atomically subtracts `i` from the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -4209,7 +4303,8 @@ impl AtomicIsize {
 
     /// Atomically subtracts `i` from the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_sub_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_sub_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -4289,7 +4384,8 @@ impl AtomicIsize {
 
     /// Atomically adds one to the value and returns the new value.
     ///
-    /// C: `atomic_long_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -4309,7 +4405,8 @@ impl AtomicIsize {
 
     /// Atomically adds one to the value and returns the new value.
     ///
-    /// C: `atomic_long_inc_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_inc_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -4369,7 +4466,8 @@ impl AtomicIsize {
 
     /// Atomically adds one to the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -4389,7 +4487,8 @@ impl AtomicIsize {
 
     /// Atomically adds one to the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_inc_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_inc_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -4469,7 +4568,8 @@ impl AtomicIsize {
 
     /// Atomically subtracts one from the value and returns the new value.
     ///
-    /// C: `atomic_long_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -4489,7 +4589,8 @@ impl AtomicIsize {
 
     /// Atomically subtracts one from the value and returns the new value.
     ///
-    /// C: `atomic_long_dec_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_dec_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -4549,7 +4650,8 @@ impl AtomicIsize {
 
     /// Atomically subtracts one from the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -4569,7 +4671,8 @@ impl AtomicIsize {
 
     /// Atomically subtracts one from the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_dec_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_dec_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -4649,7 +4752,8 @@ impl AtomicIsize {
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -4669,7 +4773,8 @@ impl AtomicIsize {
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_and_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_and_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -4707,7 +4812,8 @@ impl AtomicIsize {
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Relaxed) as isize }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing and orders nothing.
+    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing
+    /// and orders nothing.
     ///
     /// C: `atomic_long_andnot()`.
     ///
@@ -4727,7 +4833,8 @@ impl AtomicIsize {
         unsafe { I64::rmw(p, Rmw::AndNot, i as i64) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic_long_fetch_andnot()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -4747,9 +4854,11 @@ impl AtomicIsize {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Full) as isize }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic_long_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -4767,9 +4876,11 @@ impl AtomicIsize {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Acquire) as isize }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic_long_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -4787,7 +4898,8 @@ impl AtomicIsize {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Release) as isize }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic_long_fetch_andnot_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -4849,7 +4961,8 @@ impl AtomicIsize {
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -4869,7 +4982,8 @@ impl AtomicIsize {
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_or_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_or_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -4949,7 +5063,8 @@ impl AtomicIsize {
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -4969,7 +5084,8 @@ impl AtomicIsize {
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_xor_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_xor_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -5029,7 +5145,8 @@ impl AtomicIsize {
 
     /// Atomically sets the value to `new` and returns the old value.
     ///
-    /// C: `atomic_long_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -5087,7 +5204,8 @@ impl AtomicIsize {
         unsafe { I64::xchg(p, new as i64, Order::Relaxed) as isize }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_long_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -5110,9 +5228,11 @@ impl AtomicIsize {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Full) as isize }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_long_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -5133,9 +5253,11 @@ impl AtomicIsize {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Acquire) as isize }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_long_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_cmpxchg_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -5156,7 +5278,8 @@ impl AtomicIsize {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Release) as isize }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_long_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -5179,7 +5302,9 @@ impl AtomicIsize {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Relaxed) as isize }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_long_try_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -5207,9 +5332,12 @@ impl AtomicIsize {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_long_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -5235,9 +5363,12 @@ impl AtomicIsize {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_long_try_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_try_cmpxchg_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -5263,7 +5394,9 @@ impl AtomicIsize {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_long_try_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -5377,7 +5510,8 @@ impl AtomicIsize {
 
     /// Atomically adds `i` to the value; returns whether the result is negative.
     ///
-    /// C: `atomic_long_add_negative_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_add_negative_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -5398,7 +5532,8 @@ impl AtomicIsize {
 
     /// Atomically adds `i` to the value; returns whether the result is negative.
     ///
-    /// C: `atomic_long_add_negative_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_add_negative_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -5484,7 +5619,8 @@ impl AtomicIsize {
         unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) != u as i64 }
     }
 
-    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a reference only while the object is alive).
+    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
+    /// reference only while the object is alive).
     ///
     /// C: `atomic_long_inc_not_zero()`; fully ordered if it adds; if not, relaxed.
     ///
@@ -5530,7 +5666,8 @@ impl AtomicIsize {
         unsafe { primitive::add_if::<I64>(p, 1, |c| c >= 0) }
     }
 
-    /// Atomically subtracts one from the value unless it is positive; returns whether it subtracted.
+    /// Atomically subtracts one from the value unless it is positive; returns whether it
+    /// subtracted.
     ///
     /// C: `atomic_long_dec_unless_positive()`; fully ordered if it subtracts; if not, relaxed.
     ///
@@ -5553,7 +5690,8 @@ impl AtomicIsize {
         unsafe { primitive::add_if::<I64>(p, -1, |c| c <= 0) }
     }
 
-    /// Atomically subtracts one from the value unless the result would be negative; returns the old value minus one either way.
+    /// Atomically subtracts one from the value unless the result would be negative; returns the old
+    /// value minus one either way.
     ///
     /// C: `atomic_long_dec_if_positive()`; fully ordered if it stores; if not, relaxed.
     ///
@@ -5686,7 +5824,8 @@ impl AtomicU32 {
         unsafe { I32::read(p) as u32 }
     }
 
-    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not performed before it.
+    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
+    /// performed before it.
     ///
     /// C: `atomic_read_acquire()`.
     ///
@@ -5725,7 +5864,8 @@ impl AtomicU32 {
         unsafe { I32::set(p, i as i32) }
     }
 
-    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are performed before it.
+    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
+    /// performed before it.
     ///
     /// C: `atomic_set_release()`.
     ///
@@ -5787,7 +5927,8 @@ impl AtomicU32 {
 
     /// Atomically adds `i` to the value and returns the new value.
     ///
-    /// C: `atomic_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -5867,7 +6008,8 @@ impl AtomicU32 {
 
     /// Atomically adds `i` to the value and returns the old value.
     ///
-    /// C: `atomic_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -5967,7 +6109,8 @@ impl AtomicU32 {
 
     /// Atomically subtracts `i` from the value and returns the new value.
     ///
-    /// C: `atomic_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -6047,7 +6190,8 @@ impl AtomicU32 {
 
     /// Atomically subtracts `i` from the value and returns the old value.
     ///
-    /// C: `atomic_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -6147,7 +6291,8 @@ impl AtomicU32 {
 
     /// Atomically adds one to the value and returns the new value.
     ///
-    /// C: `atomic_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -6227,7 +6372,8 @@ impl AtomicU32 {
 
     /// Atomically adds one to the value and returns the old value.
     ///
-    /// C: `atomic_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -6327,7 +6473,8 @@ impl AtomicU32 {
 
     /// Atomically subtracts one from the value and returns the new value.
     ///
-    /// C: `atomic_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -6407,7 +6554,8 @@ impl AtomicU32 {
 
     /// Atomically subtracts one from the value and returns the old value.
     ///
-    /// C: `atomic_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -6507,7 +6655,8 @@ impl AtomicU32 {
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -6565,7 +6714,8 @@ impl AtomicU32 {
         unsafe { I32::fetch_rmw(p, Rmw::And, i as i32, Order::Relaxed) as u32 }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing and orders nothing.
+    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing
+    /// and orders nothing.
     ///
     /// C: `atomic_andnot()`.
     ///
@@ -6585,7 +6735,8 @@ impl AtomicU32 {
         unsafe { I32::rmw(p, Rmw::AndNot, i as i32) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic_fetch_andnot()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -6605,9 +6756,11 @@ impl AtomicU32 {
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i as i32, Order::Full) as u32 }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -6625,9 +6778,11 @@ impl AtomicU32 {
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i as i32, Order::Acquire) as u32 }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -6645,7 +6800,8 @@ impl AtomicU32 {
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i as i32, Order::Release) as u32 }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic_fetch_andnot_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -6707,7 +6863,8 @@ impl AtomicU32 {
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
     ///
     /// # Examples
     ///
@@ -6807,7 +6964,8 @@ impl AtomicU32 {
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -6887,7 +7045,8 @@ impl AtomicU32 {
 
     /// Atomically sets the value to `new` and returns the old value.
     ///
-    /// C: `atomic_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
     ///
     /// # Examples
     ///
@@ -6945,7 +7104,8 @@ impl AtomicU32 {
         unsafe { I32::xchg(p, new as i32, Order::Relaxed) as u32 }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -6968,9 +7128,11 @@ impl AtomicU32 {
         unsafe { I32::cmpxchg(p, old as i32, new as i32, Order::Full) as u32 }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
     ///
     /// # Examples
     ///
@@ -6991,7 +7153,8 @@ impl AtomicU32 {
         unsafe { I32::cmpxchg(p, old as i32, new as i32, Order::Acquire) as u32 }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
     ///
@@ -7014,7 +7177,8 @@ impl AtomicU32 {
         unsafe { I32::cmpxchg(p, old as i32, new as i32, Order::Release) as u32 }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -7037,7 +7201,9 @@ impl AtomicU32 {
         unsafe { I32::cmpxchg(p, old as i32, new as i32, Order::Relaxed) as u32 }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_try_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -7065,9 +7231,12 @@ impl AtomicU32 {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -7093,7 +7262,9 @@ impl AtomicU32 {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_try_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
     ///
@@ -7121,7 +7292,9 @@ impl AtomicU32 {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_try_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -7258,7 +7431,8 @@ impl AtomicU32 {
         unsafe { primitive::fetch_add_unless::<I32>(p, a as i32, u as i32) != u as i32 }
     }
 
-    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a reference only while the object is alive).
+    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
+    /// reference only while the object is alive).
     ///
     /// C: `atomic_inc_not_zero()`; fully ordered if it adds; if not, relaxed.
     ///
@@ -7391,7 +7565,8 @@ impl AtomicU64 {
         unsafe { I64::read(p) as u64 }
     }
 
-    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not performed before it.
+    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
+    /// performed before it.
     ///
     /// C: `atomic64_read_acquire()`.
     ///
@@ -7430,7 +7605,8 @@ impl AtomicU64 {
         unsafe { I64::set(p, i as i64) }
     }
 
-    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are performed before it.
+    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
+    /// performed before it.
     ///
     /// C: `atomic64_set_release()`.
     ///
@@ -7492,7 +7668,8 @@ impl AtomicU64 {
 
     /// Atomically adds `i` to the value and returns the new value.
     ///
-    /// C: `atomic64_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -7512,7 +7689,8 @@ impl AtomicU64 {
 
     /// Atomically adds `i` to the value and returns the new value.
     ///
-    /// C: `atomic64_add_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_add_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -7572,7 +7750,8 @@ impl AtomicU64 {
 
     /// Atomically adds `i` to the value and returns the old value.
     ///
-    /// C: `atomic64_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -7672,7 +7851,8 @@ impl AtomicU64 {
 
     /// Atomically subtracts `i` from the value and returns the new value.
     ///
-    /// C: `atomic64_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -7692,7 +7872,8 @@ impl AtomicU64 {
 
     /// Atomically subtracts `i` from the value and returns the new value.
     ///
-    /// C: `atomic64_sub_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_sub_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -7752,7 +7933,8 @@ impl AtomicU64 {
 
     /// Atomically subtracts `i` from the value and returns the old value.
     ///
-    /// C: `atomic64_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -7852,7 +8034,8 @@ impl AtomicU64 {
 
     /// Atomically adds one to the value and returns the new value.
     ///
-    /// C: `atomic64_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -7872,7 +8055,8 @@ impl AtomicU64 {
 
     /// Atomically adds one to the value and returns the new value.
     ///
-    /// C: `atomic64_inc_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_inc_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -7932,7 +8116,8 @@ impl AtomicU64 {
 
     /// Atomically adds one to the value and returns the old value.
     ///
-    /// C: `atomic64_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -8032,7 +8217,8 @@ impl AtomicU64 {
 
     /// Atomically subtracts one from the value and returns the new value.
     ///
-    /// C: `atomic64_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -8052,7 +8238,8 @@ impl AtomicU64 {
 
     /// Atomically subtracts one from the value and returns the new value.
     ///
-    /// C: `atomic64_dec_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_dec_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -8112,7 +8299,8 @@ impl AtomicU64 {
 
     /// Atomically subtracts one from the value and returns the old value.
     ///
-    /// C: `atomic64_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -8212,7 +8400,8 @@ impl AtomicU64 {
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
     ///
-    /// C: `atomic64_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -8270,7 +8459,8 @@ impl AtomicU64 {
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Relaxed) as u64 }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing and orders nothing.
+    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing
+    /// and orders nothing.
     ///
     /// C: `atomic64_andnot()`.
     ///
@@ -8290,7 +8480,8 @@ impl AtomicU64 {
         unsafe { I64::rmw(p, Rmw::AndNot, i as i64) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic64_fetch_andnot()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -8310,9 +8501,11 @@ impl AtomicU64 {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Full) as u64 }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic64_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -8330,9 +8523,11 @@ impl AtomicU64 {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Acquire) as u64 }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic64_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -8350,7 +8545,8 @@ impl AtomicU64 {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Release) as u64 }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic64_fetch_andnot_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -8412,7 +8608,8 @@ impl AtomicU64 {
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic64_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -8512,7 +8709,8 @@ impl AtomicU64 {
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic64_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -8592,7 +8790,8 @@ impl AtomicU64 {
 
     /// Atomically sets the value to `new` and returns the old value.
     ///
-    /// C: `atomic64_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
     ///
     /// # Examples
     ///
@@ -8650,7 +8849,8 @@ impl AtomicU64 {
         unsafe { I64::xchg(p, new as i64, Order::Relaxed) as u64 }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic64_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -8673,9 +8873,11 @@ impl AtomicU64 {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Full) as u64 }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic64_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -8696,7 +8898,8 @@ impl AtomicU64 {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Acquire) as u64 }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic64_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
     ///
@@ -8719,7 +8922,8 @@ impl AtomicU64 {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Release) as u64 }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic64_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -8742,7 +8946,9 @@ impl AtomicU64 {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Relaxed) as u64 }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic64_try_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -8770,9 +8976,12 @@ impl AtomicU64 {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic64_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic64_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -8798,9 +9007,12 @@ impl AtomicU64 {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic64_try_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic64_try_cmpxchg_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -8826,7 +9038,9 @@ impl AtomicU64 {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic64_try_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -8963,7 +9177,8 @@ impl AtomicU64 {
         unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) != u as i64 }
     }
 
-    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a reference only while the object is alive).
+    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
+    /// reference only while the object is alive).
     ///
     /// C: `atomic64_inc_not_zero()`; fully ordered if it adds; if not, relaxed.
     ///
@@ -8987,7 +9202,8 @@ impl AtomicU64 {
     }
 }
 
-/// An atomic `usize` with the layout of C's `atomic_long_t` (an unsigned view of it: arithmetic wraps).
+/// An atomic `usize` with the layout of C's `atomic_long_t` (an unsigned view of it: arithmetic
+/// wraps).
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
 /// ordering is part of the name.
@@ -9096,7 +9312,8 @@ impl AtomicUsize {
         unsafe { I64::read(p) as usize }
     }
 
-    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not performed before it.
+    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
+    /// performed before it.
     ///
     /// C: `atomic_long_read_acquire()`.
     ///
@@ -9135,7 +9352,8 @@ impl AtomicUsize {
         unsafe { I64::set(p, i as i64) }
     }
 
-    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are performed before it.
+    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
+    /// performed before it.
     ///
     /// C: `atomic_long_set_release()`.
     ///
@@ -9197,7 +9415,8 @@ impl AtomicUsize {
 
     /// Atomically adds `i` to the value and returns the new value.
     ///
-    /// C: `atomic_long_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_add_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -9217,7 +9436,8 @@ impl AtomicUsize {
 
     /// Atomically adds `i` to the value and returns the new value.
     ///
-    /// C: `atomic_long_add_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_add_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -9277,7 +9497,8 @@ impl AtomicUsize {
 
     /// Atomically adds `i` to the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_add_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -9297,7 +9518,8 @@ impl AtomicUsize {
 
     /// Atomically adds `i` to the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_add_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_add_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -9377,7 +9599,8 @@ impl AtomicUsize {
 
     /// Atomically subtracts `i` from the value and returns the new value.
     ///
-    /// C: `atomic_long_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_sub_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -9397,7 +9620,8 @@ impl AtomicUsize {
 
     /// Atomically subtracts `i` from the value and returns the new value.
     ///
-    /// C: `atomic_long_sub_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_sub_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -9457,7 +9681,8 @@ impl AtomicUsize {
 
     /// Atomically subtracts `i` from the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_sub_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -9477,7 +9702,8 @@ impl AtomicUsize {
 
     /// Atomically subtracts `i` from the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_sub_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_sub_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -9557,7 +9783,8 @@ impl AtomicUsize {
 
     /// Atomically adds one to the value and returns the new value.
     ///
-    /// C: `atomic_long_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_inc_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -9577,7 +9804,8 @@ impl AtomicUsize {
 
     /// Atomically adds one to the value and returns the new value.
     ///
-    /// C: `atomic_long_inc_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_inc_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -9637,7 +9865,8 @@ impl AtomicUsize {
 
     /// Atomically adds one to the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_inc_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -9657,7 +9886,8 @@ impl AtomicUsize {
 
     /// Atomically adds one to the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_inc_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_inc_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -9737,7 +9967,8 @@ impl AtomicUsize {
 
     /// Atomically subtracts one from the value and returns the new value.
     ///
-    /// C: `atomic_long_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_dec_return_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -9757,7 +9988,8 @@ impl AtomicUsize {
 
     /// Atomically subtracts one from the value and returns the new value.
     ///
-    /// C: `atomic_long_dec_return_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_dec_return_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -9817,7 +10049,8 @@ impl AtomicUsize {
 
     /// Atomically subtracts one from the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_dec_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -9837,7 +10070,8 @@ impl AtomicUsize {
 
     /// Atomically subtracts one from the value and returns the old value.
     ///
-    /// C: `atomic_long_fetch_dec_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_dec_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -9917,7 +10151,8 @@ impl AtomicUsize {
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_and_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -9937,7 +10172,8 @@ impl AtomicUsize {
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_and_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_and_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -9975,7 +10211,8 @@ impl AtomicUsize {
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Relaxed) as usize }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing and orders nothing.
+    /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing
+    /// and orders nothing.
     ///
     /// C: `atomic_long_andnot()`.
     ///
@@ -9995,7 +10232,8 @@ impl AtomicUsize {
         unsafe { I64::rmw(p, Rmw::AndNot, i as i64) }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic_long_fetch_andnot()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -10015,9 +10253,11 @@ impl AtomicUsize {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Full) as usize }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic_long_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_andnot_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -10035,9 +10275,11 @@ impl AtomicUsize {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Acquire) as usize }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
-    /// C: `atomic_long_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_andnot_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -10055,7 +10297,8 @@ impl AtomicUsize {
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Release) as usize }
     }
 
-    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old value.
+    /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
+    /// value.
     ///
     /// C: `atomic_long_fetch_andnot_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -10117,7 +10360,8 @@ impl AtomicUsize {
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_or_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -10137,7 +10381,8 @@ impl AtomicUsize {
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_or_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_or_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -10217,7 +10462,8 @@ impl AtomicUsize {
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_fetch_xor_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -10237,7 +10483,8 @@ impl AtomicUsize {
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
     ///
-    /// C: `atomic_long_fetch_xor_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_fetch_xor_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -10297,7 +10544,8 @@ impl AtomicUsize {
 
     /// Atomically sets the value to `new` and returns the old value.
     ///
-    /// C: `atomic_long_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_xchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -10355,7 +10603,8 @@ impl AtomicUsize {
         unsafe { I64::xchg(p, new as i64, Order::Relaxed) as usize }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_long_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -10378,9 +10627,11 @@ impl AtomicUsize {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Full) as usize }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_long_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -10401,9 +10652,11 @@ impl AtomicUsize {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Acquire) as usize }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_long_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_cmpxchg_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -10424,7 +10677,8 @@ impl AtomicUsize {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Release) as usize }
     }
 
-    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old` if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_long_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -10447,7 +10701,9 @@ impl AtomicUsize {
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Relaxed) as usize }
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_long_try_cmpxchg()`; fully ordered: as if `smp_mb()` ran before and after it.
     ///
@@ -10475,9 +10731,12 @@ impl AtomicUsize {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_long_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not performed before its load.
+    /// C: `atomic_long_try_cmpxchg_acquire()`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
     ///
     /// # Examples
     ///
@@ -10503,9 +10762,12 @@ impl AtomicUsize {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
-    /// C: `atomic_long_try_cmpxchg_release()`; RELEASE: earlier accesses are performed before its store.
+    /// C: `atomic_long_try_cmpxchg_release()`; RELEASE: earlier accesses are performed before its
+    /// store.
     ///
     /// # Examples
     ///
@@ -10531,7 +10793,9 @@ impl AtomicUsize {
         stored
     }
 
-    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
     ///
     /// C: `atomic_long_try_cmpxchg_relaxed()`; RELAXED: atomic, but it orders no other access.
     ///
@@ -10668,7 +10932,8 @@ impl AtomicUsize {
         unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) != u as i64 }
     }
 
-    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a reference only while the object is alive).
+    /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
+    /// reference only while the object is alive).
     ///
     /// C: `atomic_long_inc_not_zero()`; fully ordered if it adds; if not, relaxed.
     ///
@@ -10692,7 +10957,8 @@ impl AtomicUsize {
     }
 }
 
-/// An atomic `i8` with the layout of C's `s8`, accessed only by loads and stores (C has no read-modify-write operations on it).
+/// An atomic `i8` with the layout of C's `s8`, accessed only by loads and stores (C has no
+/// read-modify-write operations on it).
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
 /// ordering is part of the name.
@@ -10801,7 +11067,8 @@ impl AtomicI8 {
         unsafe { I8::read(p) }
     }
 
-    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not performed before it.
+    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
+    /// performed before it.
     ///
     /// C: `smp_load_acquire()`.
     ///
@@ -10840,7 +11107,8 @@ impl AtomicI8 {
         unsafe { I8::set(p, i) }
     }
 
-    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are performed before it.
+    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
+    /// performed before it.
     ///
     /// C: `smp_store_release()`.
     ///
@@ -10861,7 +11129,8 @@ impl AtomicI8 {
     }
 }
 
-/// An atomic `u8` with the layout of C's `u8`, accessed only by loads and stores (C has no read-modify-write operations on it).
+/// An atomic `u8` with the layout of C's `u8`, accessed only by loads and stores (C has no
+/// read-modify-write operations on it).
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
 /// ordering is part of the name.
@@ -10970,7 +11239,8 @@ impl AtomicU8 {
         unsafe { I8::read(p) as u8 }
     }
 
-    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not performed before it.
+    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
+    /// performed before it.
     ///
     /// C: `smp_load_acquire()`.
     ///
@@ -11009,7 +11279,8 @@ impl AtomicU8 {
         unsafe { I8::set(p, i as i8) }
     }
 
-    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are performed before it.
+    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
+    /// performed before it.
     ///
     /// C: `smp_store_release()`.
     ///
@@ -11030,7 +11301,8 @@ impl AtomicU8 {
     }
 }
 
-/// An atomic `i16` with the layout of C's `s16`, accessed only by loads and stores (C has no read-modify-write operations on it).
+/// An atomic `i16` with the layout of C's `s16`, accessed only by loads and stores (C has no
+/// read-modify-write operations on it).
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
 /// ordering is part of the name.
@@ -11139,7 +11411,8 @@ impl AtomicI16 {
         unsafe { I16::read(p) }
     }
 
-    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not performed before it.
+    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
+    /// performed before it.
     ///
     /// C: `smp_load_acquire()`.
     ///
@@ -11178,7 +11451,8 @@ impl AtomicI16 {
         unsafe { I16::set(p, i) }
     }
 
-    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are performed before it.
+    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
+    /// performed before it.
     ///
     /// C: `smp_store_release()`.
     ///
@@ -11199,7 +11473,8 @@ impl AtomicI16 {
     }
 }
 
-/// An atomic `u16` with the layout of C's `u16`, accessed only by loads and stores (C has no read-modify-write operations on it).
+/// An atomic `u16` with the layout of C's `u16`, accessed only by loads and stores (C has no
+/// read-modify-write operations on it).
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
 /// ordering is part of the name.
@@ -11308,7 +11583,8 @@ impl AtomicU16 {
         unsafe { I16::read(p) as u16 }
     }
 
-    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not performed before it.
+    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
+    /// performed before it.
     ///
     /// C: `smp_load_acquire()`.
     ///
@@ -11347,7 +11623,8 @@ impl AtomicU16 {
         unsafe { I16::set(p, i as i16) }
     }
 
-    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are performed before it.
+    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
+    /// performed before it.
     ///
     /// C: `smp_store_release()`.
     ///

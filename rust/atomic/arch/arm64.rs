@@ -168,7 +168,9 @@ macro_rules! by_rmw {
 /// The LL/SC loop `old = *p; new = old INSN v; *p = new`, retried until the store-exclusive
 /// succeeds; evaluates to `(old, new)`.
 macro_rules! ll_sc_rmw {
-    ($t:ty, $w:literal, $p:expr, $v:expr, $insn:literal, $ldx:literal, $stx:literal, $mb:literal) => {{
+    (
+        $t:ty, $w:literal, $p:expr, $v:expr, $insn:literal, $ldx:literal, $stx:literal, $mb:literal
+    ) => {{
         let (old, new): ($t, $t);
         // The loop accesses exactly the integer at `$p`.
         // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
@@ -219,7 +221,9 @@ macro_rules! ll_sc_xchg {
 /// The LL/SC compare-and-exchange of C's `__CMPXCHG_CASE`; evaluates to the value found.
 /// On a mismatch it branches past the store and the barrier.
 macro_rules! ll_sc_cmpxchg {
-    ($t:ty, $w:literal, $p:expr, $old:expr, $new:expr, $ldx:literal, $stx:literal, $mb:literal) => {{
+    (
+        $t:ty, $w:literal, $p:expr, $old:expr, $new:expr, $ldx:literal, $stx:literal, $mb:literal
+    ) => {{
         let found: $t;
         // The loop accesses exactly the integer at `$p`.
         // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.

@@ -267,7 +267,12 @@ macro_rules! impl_primitive {
             }
 
             #[inline(always)]
-            unsafe fn cmpxchg(p: *mut Self::V, mut old: Self::V, new: Self::V, _order: Order) -> Self::V {
+            unsafe fn cmpxchg(
+                p: *mut Self::V,
+                mut old: Self::V,
+                new: Self::V,
+                _order: Order,
+            ) -> Self::V {
                 // `cmpxchg` accesses exactly the integer at `p`.
                 // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
                 unsafe {
