@@ -6,7 +6,7 @@
 //! The atomic types and their operations, one method per operation and ordering.
 
 use super::backend::{I16, I32, I64, I8};
-use super::primitive::{self, LoadStore, Order, Primitive, Rmw};
+use super::primitive::{self, Exchange, LoadStore, Order, Primitive, Rmw};
 use core::cell::UnsafeCell;
 
 /// An atomic `i32` with the layout of C's `atomic_t`.

@@ -8,7 +8,7 @@
 //! builds these variants, `tests/mutants` says which test must catch each, and the test
 //! command checks that it does. Nothing here is built into a normal kernel.
 
-use super::primitive::{LoadStore, Order, Primitive, Rmw};
+use super::primitive::{Exchange, LoadStore, Order, Primitive, Rmw};
 use core::marker::PhantomData;
 
 /// The primitives of `A`, with one broken by the mutant this build selects.
@@ -45,6 +45,21 @@ unsafe impl<A: LoadStore> LoadStore for Mutant<A> {
 }
 
 // SAFETY: Test-only, see the `LoadStore` implementation.
+unsafe impl<A: Exchange> Exchange for Mutant<A> {
+    #[inline(always)]
+    unsafe fn xchg(p: *mut Self::V, new: Self::V, order: Order) -> Self::V {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::xchg(p, new, order) }
+    }
+
+    #[inline(always)]
+    unsafe fn cmpxchg(p: *mut Self::V, old: Self::V, new: Self::V, order: Order) -> Self::V {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::cmpxchg(p, old, new, order) }
+    }
+}
+
+// SAFETY: Test-only, see the `LoadStore` implementation.
 unsafe impl<A: Primitive> Primitive for Mutant<A> {
     #[inline(always)]
     unsafe fn rmw(p: *mut Self::V, op: Rmw, v: Self::V) {
@@ -75,18 +90,6 @@ unsafe impl<A: Primitive> Primitive for Mutant<A> {
     unsafe fn rmw_return(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
         // SAFETY: The caller upholds the contract, which `A` shares.
         unsafe { A::rmw_return(p, op, v, order) }
-    }
-
-    #[inline(always)]
-    unsafe fn xchg(p: *mut Self::V, new: Self::V, order: Order) -> Self::V {
-        // SAFETY: The caller upholds the contract, which `A` shares.
-        unsafe { A::xchg(p, new, order) }
-    }
-
-    #[inline(always)]
-    unsafe fn cmpxchg(p: *mut Self::V, old: Self::V, new: Self::V, order: Order) -> Self::V {
-        // SAFETY: The caller upholds the contract, which `A` shares.
-        unsafe { A::cmpxchg(p, old, new, order) }
     }
 
     #[inline(always)]

@@ -111,31 +111,19 @@ pub(crate) unsafe trait LoadStore {
     unsafe fn set_release(p: *mut Self::V, v: Self::V);
 }
 
-/// Atomic read-modify-write operations on the integer type of a [`LoadStore`].
+/// Atomic exchange and compare-and-exchange of the integer type of a [`LoadStore`]: what
+/// every type with read-modify-write operations has, `AtomicBool` included (C's `xchg()` and
+/// `cmpxchg()` work on any naturally aligned scalar up to the word size).
 ///
 /// Every method has the same safety requirement: `p` must be valid for reads and writes and
-/// aligned to `size_of::<Self>()`, and every access to `*p` that may run concurrently must be
-/// atomic (a method of this trait or of [`LoadStore`]).
+/// aligned to `size_of::<Self::V>()`, and every access to `*p` that may run concurrently must
+/// be atomic.
 ///
 /// # Safety
 ///
 /// Implementations must be atomic and ordered as the LKMM defines the C operation of the same
 /// name, for every [`Order`].
-pub(crate) unsafe trait Primitive: LoadStore<V: Int> {
-    /// `atomic_<op>()`: no return value, no ordering (like C's void operations).
-    ///
-    /// # Safety
-    ///
-    /// See the trait documentation.
-    unsafe fn rmw(p: *mut Self::V, op: Rmw, v: Self::V);
-
-    /// `atomic_fetch_<op>{,_acquire,_release,_relaxed}()`: returns the old value.
-    ///
-    /// # Safety
-    ///
-    /// See the trait documentation.
-    unsafe fn fetch_rmw(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V;
-
+pub(crate) unsafe trait Exchange: LoadStore<V: Eq> {
     /// `atomic_xchg{,_acquire,_release,_relaxed}()`.
     ///
     /// # Safety
@@ -150,6 +138,47 @@ pub(crate) unsafe trait Primitive: LoadStore<V: Int> {
     ///
     /// See the trait documentation.
     unsafe fn cmpxchg(p: *mut Self::V, old: Self::V, new: Self::V, order: Order) -> Self::V;
+
+    /// `atomic_try_cmpxchg{,_acquire,_release,_relaxed}()`: like `cmpxchg`, but returns
+    /// whether it stored and updates `*old` to the value found when it did not.
+    ///
+    /// # Safety
+    ///
+    /// See the trait documentation.
+    #[inline(always)]
+    unsafe fn try_cmpxchg(p: *mut Self::V, old: &mut Self::V, new: Self::V, order: Order) -> bool {
+        // SAFETY: The caller upholds the trait's contract.
+        let found = unsafe { Self::cmpxchg(p, *old, new, order) };
+        let stored = found == *old;
+        *old = found;
+        stored
+    }
+}
+
+/// Atomic read-modify-write operations on the integer type of a [`LoadStore`].
+///
+/// Every method has the same safety requirement: `p` must be valid for reads and writes and
+/// aligned to `size_of::<Self>()`, and every access to `*p` that may run concurrently must be
+/// atomic (a method of this trait or of [`LoadStore`]).
+///
+/// # Safety
+///
+/// Implementations must be atomic and ordered as the LKMM defines the C operation of the same
+/// name, for every [`Order`].
+pub(crate) unsafe trait Primitive: Exchange<V: Int> {
+    /// `atomic_<op>()`: no return value, no ordering (like C's void operations).
+    ///
+    /// # Safety
+    ///
+    /// See the trait documentation.
+    unsafe fn rmw(p: *mut Self::V, op: Rmw, v: Self::V);
+
+    /// `atomic_fetch_<op>{,_acquire,_release,_relaxed}()`: returns the old value.
+    ///
+    /// # Safety
+    ///
+    /// See the trait documentation.
+    unsafe fn fetch_rmw(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V;
 
     /// `atomic_inc()`: no return value, no ordering.
     ///
@@ -183,21 +212,6 @@ pub(crate) unsafe trait Primitive: LoadStore<V: Int> {
     unsafe fn rmw_return(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
         // SAFETY: The caller upholds the trait's contract.
         Self::V::apply(op, unsafe { Self::fetch_rmw(p, op, v, order) }, v)
-    }
-
-    /// `atomic_try_cmpxchg{,_acquire,_release,_relaxed}()`: like `cmpxchg`, but returns
-    /// whether it stored and updates `*old` to the value found when it did not.
-    ///
-    /// # Safety
-    ///
-    /// See the trait documentation.
-    #[inline(always)]
-    unsafe fn try_cmpxchg(p: *mut Self::V, old: &mut Self::V, new: Self::V, order: Order) -> bool {
-        // SAFETY: The caller upholds the trait's contract.
-        let found = unsafe { Self::cmpxchg(p, *old, new, order) };
-        let stored = found == *old;
-        *old = found;
-        stored
     }
 
     /// `atomic_sub_and_test()`: fully ordered; whether the result is zero.

@@ -29,7 +29,7 @@
 //! - Outputs are `out`, never `lateout`: they are written while the inputs are still needed by
 //!   the next iteration, so they must not share a register with an input.
 
-use super::super::primitive::{dec_if, Int, LoadStore, Order, Primitive, Rmw};
+use super::super::primitive::{dec_if, Exchange, Int, LoadStore, Order, Primitive, Rmw};
 use core::arch::asm;
 
 /// A compiler barrier, C's `barrier()`: no instruction is emitted.
@@ -381,6 +381,42 @@ pub(crate) fn system_uses_lse_atomics() -> bool {
     false
 }
 
+/// Implements [`Exchange`] for marker `$m` of type `$t`, whose registers take template
+/// modifier `$w`: the LSE instruction when the system has it, the LL/SC loop otherwise.
+macro_rules! impl_exchange {
+    ($m:ident: $t:ty, $w:literal) => {
+        // SAFETY: Every operation is C's LSE instruction or C's LL/SC loop with C's exclusives
+        // and barriers for its ordering (see the module docs).
+        unsafe impl Exchange for $m {
+            #[inline(always)]
+            unsafe fn xchg(p: *mut Self::V, new: Self::V, order: Order) -> Self::V {
+                if system_uses_lse_atomics() {
+                    by_lse_order!(order, lse_ld_op!($t, $w, p, new, "swp"))
+                } else {
+                    by_order!(order, ll_sc_xchg!($t, $w, p, new))
+                }
+            }
+
+            #[inline(always)]
+            unsafe fn cmpxchg(
+                p: *mut Self::V,
+                old: Self::V,
+                new: Self::V,
+                order: Order,
+            ) -> Self::V {
+                if system_uses_lse_atomics() {
+                    by_lse_order!(order, lse_cas!($t, $w, p, old, new))
+                } else {
+                    by_order!(order, ll_sc_cmpxchg!($t, $w, p, old, new))
+                }
+            }
+        }
+    };
+}
+
+impl_exchange!(I32: i32, ":w");
+impl_exchange!(I64: i64, "");
+
 /// Implements [`Primitive`] for marker `$m` of type `$t`, whose registers take template
 /// modifier `$w`: the LSE instruction when the system has it, the LL/SC loop otherwise.
 macro_rules! impl_primitive {
@@ -424,29 +460,6 @@ macro_rules! impl_primitive {
                     <Self::V as Int>::apply(op, old, v)
                 } else {
                     by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, order)).1
-                }
-            }
-
-            #[inline(always)]
-            unsafe fn xchg(p: *mut Self::V, new: Self::V, order: Order) -> Self::V {
-                if system_uses_lse_atomics() {
-                    by_lse_order!(order, lse_ld_op!($t, $w, p, new, "swp"))
-                } else {
-                    by_order!(order, ll_sc_xchg!($t, $w, p, new))
-                }
-            }
-
-            #[inline(always)]
-            unsafe fn cmpxchg(
-                p: *mut Self::V,
-                old: Self::V,
-                new: Self::V,
-                order: Order,
-            ) -> Self::V {
-                if system_uses_lse_atomics() {
-                    by_lse_order!(order, lse_cas!($t, $w, p, old, new))
-                } else {
-                    by_order!(order, ll_sc_cmpxchg!($t, $w, p, old, new))
                 }
             }
 

@@ -23,7 +23,7 @@
 //!   arithmetic flags. None has `nomem`: like C's `"memory"` clobber, each is also a compiler
 //!   barrier.
 
-use super::super::primitive::{Int, LoadStore, Order, Primitive, Rmw};
+use super::super::primitive::{Exchange, Int, LoadStore, Order, Primitive, Rmw};
 use core::arch::asm;
 
 /// Emits `$insn` with the `lock` prefix that C's `LOCK_PREFIX` emits.
@@ -199,6 +199,57 @@ macro_rules! locked_rmw_cc {
     }};
 }
 
+/// Implements [`Exchange`] for marker `$m`, whose instructions take suffix `$s` and whose
+/// register operands are of class `$class` with template modifier `$w`; `$acc` is the
+/// register `cmpxchg` compares.
+macro_rules! impl_exchange {
+    ($m:ident, $s:literal, $w:literal, $class:ident, $acc:tt) => {
+        // SAFETY: `xchg` and locked `cmpxchg` are atomic full barriers (see the module docs).
+        unsafe impl Exchange for $m {
+            #[inline(always)]
+            unsafe fn xchg(p: *mut Self::V, mut new: Self::V, _order: Order) -> Self::V {
+                // `xchg` with a memory operand asserts the bus lock itself (SDM Vol. 2, XCHG):
+                // no prefix, as in C's `arch_xchg()`.
+                // `xchg` accesses exactly the integer at `p`.
+                // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
+                unsafe {
+                    asm!(
+                        concat!("xchg", $s, " {v", $w, "}, ({p})"),
+                        p = in(reg) p,
+                        v = inout($class) new,
+                        options(att_syntax, nostack),
+                    )
+                };
+                new
+            }
+
+            #[inline(always)]
+            unsafe fn cmpxchg(
+                p: *mut Self::V,
+                mut old: Self::V,
+                new: Self::V,
+                _order: Order,
+            ) -> Self::V {
+                // `cmpxchg` accesses exactly the integer at `p`.
+                // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
+                unsafe {
+                    asm!(
+                        lock_prefixed!("cmpxchg", $s, " {new", $w, "}, ({p})"),
+                        p = in(reg) p,
+                        new = in($class) new,
+                        inout($acc) old,
+                        options(att_syntax, nostack),
+                    )
+                };
+                old
+            }
+        }
+    };
+}
+
+impl_exchange!(I32, "l", ":e", reg, "eax");
+impl_exchange!(I64, "q", "", reg, "rax");
+
 /// Implements [`Primitive`] for marker `$m`, whose instructions take suffix `$s` and whose
 /// register operands take template modifier `$w`; `$acc` is the register `cmpxchg` compares.
 macro_rules! impl_primitive {
@@ -247,44 +298,6 @@ macro_rules! impl_primitive {
                     )
                 };
                 v
-            }
-
-            #[inline(always)]
-            unsafe fn xchg(p: *mut Self::V, mut new: Self::V, _order: Order) -> Self::V {
-                // `xchg` with a memory operand asserts the bus lock itself (SDM Vol. 2, XCHG):
-                // no prefix, as in C's `arch_xchg()`.
-                // `xchg` accesses exactly the integer at `p`.
-                // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
-                unsafe {
-                    asm!(
-                        concat!("xchg", $s, " {v", $w, "}, ({p})"),
-                        p = in(reg) p,
-                        v = inout(reg) new,
-                        options(att_syntax, nostack),
-                    )
-                };
-                new
-            }
-
-            #[inline(always)]
-            unsafe fn cmpxchg(
-                p: *mut Self::V,
-                mut old: Self::V,
-                new: Self::V,
-                _order: Order,
-            ) -> Self::V {
-                // `cmpxchg` accesses exactly the integer at `p`.
-                // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
-                unsafe {
-                    asm!(
-                        lock_prefixed!("cmpxchg", $s, " {new", $w, "}, ({p})"),
-                        p = in(reg) p,
-                        new = in(reg) new,
-                        inout($acc) old,
-                        options(att_syntax, nostack),
-                    )
-                };
-                old
             }
 
             #[inline(always)]
