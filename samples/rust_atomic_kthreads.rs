@@ -12,7 +12,7 @@
 //! position in the boot test's KTAP document (omit it when loading by hand).
 
 use core::cell::UnsafeCell;
-use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool as CoreAtomicBool, AtomicUsize, Ordering};
 use kernel::ffi::{c_int, c_void};
 use kernel::prelude::*;
 
@@ -26,7 +26,7 @@ mod kthread;
 #[path = "common/param.rs"]
 mod param;
 
-use atomic::AtomicI32;
+use atomic::{AtomicBool, AtomicI32};
 use kthread::Thread;
 use param::module_param_i32;
 
@@ -123,6 +123,8 @@ struct WorkerReport {
     sub_old_ok: bool,
     add_ns: i64,
     sub_ns: i64,
+    /// The worker gave up waiting for the lock.
+    lock_timed_out: bool,
 }
 
 impl WorkerReport {
@@ -135,6 +137,7 @@ impl WorkerReport {
         sub_old_ok: false,
         add_ns: 0,
         sub_ns: 0,
+        lock_timed_out: false,
     };
 }
 
@@ -142,6 +145,7 @@ impl WorkerReport {
 ///
 /// # Invariants
 ///
+/// - `locked_counter` is accessed only with `lock` held, or after every worker has stopped.
 /// - `reports[i]` is written only by worker `i`, and read by others only after worker `i` has
 ///   been stopped (`kthread_stop()` waits for the worker, which orders its writes before).
 /// - `workers` is filled by `init` before any thread runs; afterwards the controller takes the
@@ -152,6 +156,9 @@ struct Run {
     sub_counter: AtomicI32,
     wrap_counter: AtomicI32,
     balance_counter: AtomicI32,
+    /// A test-and-set lock (`xchg_acquire`/`set_release`) and the plain counter it protects.
+    lock: AtomicBool,
+    locked_counter: UnsafeCell<i64>,
     /// The harness's own synchronization, on `core::sync::atomic` on purpose: it must not
     /// depend on the library under test, which mutation-test builds break deliberately (a
     /// start line counted with a lossy add would never open).
@@ -173,7 +180,7 @@ struct Harness {
     /// Workers that have finished all their rounds.
     finished: AtomicUsize,
     /// Set once the module is being unloaded: everybody winds down early.
-    abort: AtomicBool,
+    abort: CoreAtomicBool,
 }
 
 /// What a worker gets: the shared run and its own index.
@@ -190,10 +197,12 @@ impl Run {
             sub_counter: AtomicI32::new(0),
             wrap_counter: AtomicI32::new(WRAP_START),
             balance_counter: AtomicI32::new(BALANCE_START),
+            lock: AtomicBool::new(false),
+            locked_counter: UnsafeCell::new(0),
             harness: Harness {
                 ready: AtomicUsize::new(0),
                 finished: AtomicUsize::new(0),
-                abort: AtomicBool::new(false),
+                abort: CoreAtomicBool::new(false),
             },
             reports: [const { UnsafeCell::new(WorkerReport::NONE) }; MAX_THREADS],
             workers: [const { UnsafeCell::new(None) }; MAX_THREADS],
@@ -204,6 +213,12 @@ impl Run {
         self.harness.abort.load(Ordering::Relaxed)
     }
 }
+
+/// The lock phase runs `iterations / LOCK_ROUNDS_DIVISOR` rounds: each round is a handover.
+const LOCK_ROUNDS_DIVISOR: i32 = 8;
+/// No worker waits longer than this for the lock; a lock that works hands over in
+/// microseconds, even emulated.
+const LOCK_WAIT_LIMIT_NS: i64 = 5_000_000_000;
 
 /// Rounds between checks for an abort and chances for other tasks to run.
 const CHECK_EVERY: i32 = 1024;
@@ -279,6 +294,27 @@ fn work(run: &Run, index: usize) -> WorkerReport {
             break;
         }
     }
+
+    // A lock built on AtomicBool::xchg_acquire must exclude: no increment of the plain
+    // counter it protects is lost.
+    start_line(run, 3);
+    'rounds: for k in 0..n / LOCK_ROUNDS_DIVISOR {
+        let deadline = kthread::now_ns() + LOCK_WAIT_LIMIT_NS;
+        while run.lock.xchg_acquire(true) {
+            // A broken exchange can lose a release and leave the lock taken by nobody.
+            if kthread::now_ns() > deadline || run.aborted() {
+                report.lock_timed_out = !run.aborted();
+                break 'rounds;
+            }
+            kthread::yield_cpu();
+        }
+        // SAFETY: The lock is held: no other thread accesses the counter (invariant of `Run`).
+        unsafe { *run.locked_counter.get() += 1 };
+        run.lock.set_release(false);
+        if k % CHECK_EVERY == 0 && pause_or_abort(run) {
+            break;
+        }
+    }
     report
 }
 
@@ -337,7 +373,7 @@ unsafe extern "C" fn controller_main(data: *mut c_void) -> c_int {
 
 /// Checks the final state against the exact expected values and prints the KTAP suite.
 fn report(run: &Run, aborted: bool, exits_ok: bool) {
-    const CASES: [&str; 8] = [
+    const CASES: [&str; 9] = [
         "seed_doc_examples",
         "fetch_add_relaxed_no_lost_update",
         "fetch_add_relaxed_old_values",
@@ -345,6 +381,7 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
         "fetch_sub_release_old_values",
         "wrapping_add_across_overflow",
         "add_sub_pairs_cancel",
+        "atomic_bool_xchg_lock_excludes",
         "all_threads_ran",
     ];
     let standalone = KTAP_NUMBER.given().is_none();
@@ -414,7 +451,18 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
     let wrap_expected = (WRAP_START as i64 + total * WRAP_STEP as i64) as i32;
     suite.case(CASES[5], run.wrap_counter.read() == wrap_expected);
     suite.case(CASES[6], run.balance_counter.read() == BALANCE_START);
-    suite.case(CASES[7], all_ran && exits_ok);
+    // SAFETY: All workers are stopped, so per the invariant of `Run` the counter is ours.
+    let locked = unsafe { *run.locked_counter.get() };
+    let lock_rounds = cfg.threads as i64 * (cfg.iterations / LOCK_ROUNDS_DIVISOR) as i64;
+    let timed_out = reports.iter().filter(|r| r.lock_timed_out).count();
+    suite.case(CASES[7], locked == lock_rounds && timed_out == 0);
+    if locked != lock_rounds || timed_out != 0 {
+        suite.diag(format_args!(
+            "lock: {locked} of {lock_rounds} increments, {timed_out} threads gave up waiting"
+        ));
+    }
+
+    suite.case(CASES[8], all_ran && exits_ok);
 
     for (name, ns) in [
         (

@@ -36,7 +36,7 @@ impl AtomicI32 {
     /// use kernel::sync::atomic::AtomicI32;
     ///
     /// static COUNTER: AtomicI32 = AtomicI32::new(0);
-    /// COUNTER.inc();
+    /// COUNTER.set(1);
     /// assert_eq!(COUNTER.read(), 1);
     /// ```
     #[inline(always)]
@@ -91,7 +91,7 @@ impl AtomicI32 {
     /// use kernel::sync::atomic::AtomicI32;
     ///
     /// let mut v = AtomicI32::new(1);
-    /// *v.get_mut() += 1;
+    /// *v.get_mut() = 2;
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
@@ -1940,7 +1940,7 @@ impl AtomicI64 {
     /// use kernel::sync::atomic::AtomicI64;
     ///
     /// static COUNTER: AtomicI64 = AtomicI64::new(0);
-    /// COUNTER.inc();
+    /// COUNTER.set(1);
     /// assert_eq!(COUNTER.read(), 1);
     /// ```
     #[inline(always)]
@@ -1995,7 +1995,7 @@ impl AtomicI64 {
     /// use kernel::sync::atomic::AtomicI64;
     ///
     /// let mut v = AtomicI64::new(1);
-    /// *v.get_mut() += 1;
+    /// *v.get_mut() = 2;
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
@@ -3831,7 +3831,7 @@ impl AtomicIsize {
     /// use kernel::sync::atomic::AtomicIsize;
     ///
     /// static COUNTER: AtomicIsize = AtomicIsize::new(0);
-    /// COUNTER.inc();
+    /// COUNTER.set(1);
     /// assert_eq!(COUNTER.read(), 1);
     /// ```
     #[inline(always)]
@@ -3886,7 +3886,7 @@ impl AtomicIsize {
     /// use kernel::sync::atomic::AtomicIsize;
     ///
     /// let mut v = AtomicIsize::new(1);
-    /// *v.get_mut() += 1;
+    /// *v.get_mut() = 2;
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
@@ -5742,7 +5742,7 @@ impl AtomicU32 {
     /// use kernel::sync::atomic::AtomicU32;
     ///
     /// static COUNTER: AtomicU32 = AtomicU32::new(0);
-    /// COUNTER.inc();
+    /// COUNTER.set(1);
     /// assert_eq!(COUNTER.read(), 1);
     /// ```
     #[inline(always)]
@@ -5797,7 +5797,7 @@ impl AtomicU32 {
     /// use kernel::sync::atomic::AtomicU32;
     ///
     /// let mut v = AtomicU32::new(1);
-    /// *v.get_mut() += 1;
+    /// *v.get_mut() = 2;
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
@@ -7483,7 +7483,7 @@ impl AtomicU64 {
     /// use kernel::sync::atomic::AtomicU64;
     ///
     /// static COUNTER: AtomicU64 = AtomicU64::new(0);
-    /// COUNTER.inc();
+    /// COUNTER.set(1);
     /// assert_eq!(COUNTER.read(), 1);
     /// ```
     #[inline(always)]
@@ -7538,7 +7538,7 @@ impl AtomicU64 {
     /// use kernel::sync::atomic::AtomicU64;
     ///
     /// let mut v = AtomicU64::new(1);
-    /// *v.get_mut() += 1;
+    /// *v.get_mut() = 2;
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
@@ -9230,7 +9230,7 @@ impl AtomicUsize {
     /// use kernel::sync::atomic::AtomicUsize;
     ///
     /// static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    /// COUNTER.inc();
+    /// COUNTER.set(1);
     /// assert_eq!(COUNTER.read(), 1);
     /// ```
     #[inline(always)]
@@ -9285,7 +9285,7 @@ impl AtomicUsize {
     /// use kernel::sync::atomic::AtomicUsize;
     ///
     /// let mut v = AtomicUsize::new(1);
-    /// *v.get_mut() += 1;
+    /// *v.get_mut() = 2;
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
@@ -11040,7 +11040,7 @@ impl AtomicI8 {
     /// use kernel::sync::atomic::AtomicI8;
     ///
     /// let mut v = AtomicI8::new(1);
-    /// *v.get_mut() += 1;
+    /// *v.get_mut() = 2;
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
@@ -11212,7 +11212,7 @@ impl AtomicU8 {
     /// use kernel::sync::atomic::AtomicU8;
     ///
     /// let mut v = AtomicU8::new(1);
-    /// *v.get_mut() += 1;
+    /// *v.get_mut() = 2;
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
@@ -11384,7 +11384,7 @@ impl AtomicI16 {
     /// use kernel::sync::atomic::AtomicI16;
     ///
     /// let mut v = AtomicI16::new(1);
-    /// *v.get_mut() += 1;
+    /// *v.get_mut() = 2;
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
@@ -11556,7 +11556,7 @@ impl AtomicU16 {
     /// use kernel::sync::atomic::AtomicU16;
     ///
     /// let mut v = AtomicU16::new(1);
-    /// *v.get_mut() += 1;
+    /// *v.get_mut() = 2;
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
@@ -11642,5 +11642,478 @@ impl AtomicU16 {
         let p = self.0.get().cast::<i16>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::set_release(p, i as i16) }
+    }
+}
+
+/// An atomic `bool` with the layout of C's `bool`, with the operations C has on it: loads, stores,
+/// `xchg()` and the `cmpxchg()` family.
+///
+/// Every operation has the semantics of the LKMM operation of the same C name; the
+/// ordering is part of the name.
+///
+/// # Invariants
+///
+/// The value is accessed only through the atomic operations below while it can be
+/// shared, so concurrent accesses through `&Self` are never data races.
+#[repr(transparent)]
+pub struct AtomicBool(UnsafeCell<bool>);
+
+// SAFETY: By the type invariant every access that may run concurrently is atomic.
+unsafe impl Sync for AtomicBool {}
+
+const _: () = assert!(core::mem::size_of::<AtomicBool>() == core::mem::size_of::<i8>());
+const _: () = assert!(core::mem::align_of::<AtomicBool>() == core::mem::align_of::<i8>());
+
+impl AtomicBool {
+    /// Creates an atomic value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// static COUNTER: AtomicBool = AtomicBool::new(false);
+    /// COUNTER.set(true);
+    /// assert_eq!(COUNTER.read(), true);
+    /// ```
+    #[inline(always)]
+    pub const fn new(v: bool) -> Self {
+        Self(UnsafeCell::new(v))
+    }
+
+    /// Views a C-owned `bool` (or any value of its size and alignment, such as a
+    /// `counter` field) as this type, so that Rust and C code share one variable under one
+    /// memory model.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
+    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// operations or this type's).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let mut c_owned: bool = true; // Stands for a C `bool`.
+    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicBool::from_ptr(&raw mut c_owned) };
+    /// v.set(false);
+    /// assert_eq!(v.read(), false);
+    /// ```
+    #[inline(always)]
+    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
+        const {
+            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i8>());
+            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i8>());
+        }
+        // `Self` is transparent over a value of `C`'s size and alignment.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
+        unsafe { &*ptr.cast::<Self>() }
+    }
+
+    /// Returns a pointer to the value, for C code that takes the atomic variable.
+    #[inline(always)]
+    pub const fn as_ptr(&self) -> *mut bool {
+        self.0.get()
+    }
+
+    /// Returns the value for plain access: `&mut self` proves that no other thread can
+    /// access it (the context, not the type, decides whether an access needs care).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let mut v = AtomicBool::new(true);
+    /// *v.get_mut() = false;
+    /// assert_eq!(v.read(), false);
+    /// ```
+    #[inline(always)]
+    pub fn get_mut(&mut self) -> &mut bool {
+        self.0.get_mut()
+    }
+
+    /// Reads the value (`READ_ONCE()`).
+    ///
+    /// C: `READ_ONCE()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(true);
+    /// assert!(v.read());
+    /// ```
+    #[inline(always)]
+    pub fn read(&self) -> bool {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::read(p) != 0 }
+    }
+
+    /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
+    /// performed before it.
+    ///
+    /// C: `smp_load_acquire()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(true);
+    /// assert!(v.read_acquire());
+    /// ```
+    #[inline(always)]
+    pub fn read_acquire(&self) -> bool {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::read_acquire(p) != 0 }
+    }
+
+    /// Sets the value to `i` (`WRITE_ONCE()`).
+    ///
+    /// C: `WRITE_ONCE()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// v.set(true);
+    /// assert!(v.read());
+    /// ```
+    #[inline(always)]
+    pub fn set(&self, i: bool) {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::set(p, i as i8) }
+    }
+
+    /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
+    /// performed before it.
+    ///
+    /// C: `smp_store_release()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// v.set_release(true);
+    /// assert!(v.read());
+    /// ```
+    #[inline(always)]
+    pub fn set_release(&self, i: bool) {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::set_release(p, i as i8) }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg()` on a `bool`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// assert!(!v.xchg(true));
+    /// assert!(v.read());
+    /// ```
+    #[inline(always)]
+    pub fn xchg(&self, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new as i8, Order::Full) != 0 }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_acquire()` on a `bool`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// assert!(!v.xchg_acquire(true));
+    /// assert!(v.read());
+    /// ```
+    #[inline(always)]
+    pub fn xchg_acquire(&self, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new as i8, Order::Acquire) != 0 }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_release()` on a `bool`; RELEASE: earlier accesses are performed before its store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// assert!(!v.xchg_release(true));
+    /// assert!(v.read());
+    /// ```
+    #[inline(always)]
+    pub fn xchg_release(&self, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new as i8, Order::Release) != 0 }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_relaxed()` on a `bool`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// assert!(!v.xchg_relaxed(true));
+    /// assert!(v.read());
+    /// ```
+    #[inline(always)]
+    pub fn xchg_relaxed(&self, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new as i8, Order::Relaxed) != 0 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg()` on a `bool`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// assert!(!v.cmpxchg(false, true));
+    /// assert!(v.read());
+    /// // The value is not false any more: no store, and the value found returned.
+    /// assert!(v.cmpxchg(false, false));
+    /// assert!(v.read());
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg(&self, old: bool, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Full) != 0 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_acquire()` on a `bool`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// assert!(!v.cmpxchg_acquire(false, true));
+    /// assert!(v.read());
+    /// // The value is not false any more: no store, and the value found returned.
+    /// assert!(v.cmpxchg_acquire(false, false));
+    /// assert!(v.read());
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_acquire(&self, old: bool, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Acquire) != 0 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_release()` on a `bool`; RELEASE: earlier accesses are performed before its
+    /// store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// assert!(!v.cmpxchg_release(false, true));
+    /// assert!(v.read());
+    /// // The value is not false any more: no store, and the value found returned.
+    /// assert!(v.cmpxchg_release(false, false));
+    /// assert!(v.read());
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_release(&self, old: bool, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Release) != 0 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_relaxed()` on a `bool`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// assert!(!v.cmpxchg_relaxed(false, true));
+    /// assert!(v.read());
+    /// // The value is not false any more: no store, and the value found returned.
+    /// assert!(v.cmpxchg_relaxed(false, false));
+    /// assert!(v.read());
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_relaxed(&self, old: bool, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Relaxed) != 0 }
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg()` on a `bool`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// let mut old = false;
+    /// assert!(v.try_cmpxchg(&mut old, true));
+    /// assert!(v.read());
+    /// // The value is not false any more: no store, and `old` updated to it.
+    /// old = false;
+    /// assert!(!v.try_cmpxchg(&mut old, false));
+    /// assert!(old);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg(&self, old: &mut bool, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        let mut found = *old as i8;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Full) };
+        *old = found != 0;
+        stored
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_acquire()` on a `bool`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// let mut old = false;
+    /// assert!(v.try_cmpxchg_acquire(&mut old, true));
+    /// assert!(v.read());
+    /// // The value is not false any more: no store, and `old` updated to it.
+    /// old = false;
+    /// assert!(!v.try_cmpxchg_acquire(&mut old, false));
+    /// assert!(old);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_acquire(&self, old: &mut bool, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        let mut found = *old as i8;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Acquire) };
+        *old = found != 0;
+        stored
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_release()` on a `bool`; RELEASE: earlier accesses are performed before its
+    /// store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// let mut old = false;
+    /// assert!(v.try_cmpxchg_release(&mut old, true));
+    /// assert!(v.read());
+    /// // The value is not false any more: no store, and `old` updated to it.
+    /// old = false;
+    /// assert!(!v.try_cmpxchg_release(&mut old, false));
+    /// assert!(old);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_release(&self, old: &mut bool, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        let mut found = *old as i8;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Release) };
+        *old = found != 0;
+        stored
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_relaxed()` on a `bool`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicBool;
+    ///
+    /// let v = AtomicBool::new(false);
+    /// let mut old = false;
+    /// assert!(v.try_cmpxchg_relaxed(&mut old, true));
+    /// assert!(v.read());
+    /// // The value is not false any more: no store, and `old` updated to it.
+    /// old = false;
+    /// assert!(!v.try_cmpxchg_relaxed(&mut old, false));
+    /// assert!(old);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_relaxed(&self, old: &mut bool, new: bool) -> bool {
+        let p = self.0.get().cast::<i8>();
+        let mut found = *old as i8;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Relaxed) };
+        *old = found != 0;
+        stored
     }
 }

@@ -48,8 +48,22 @@ unsafe impl<A: LoadStore> LoadStore for Mutant<A> {
 unsafe impl<A: Exchange> Exchange for Mutant<A> {
     #[inline(always)]
     unsafe fn xchg(p: *mut Self::V, new: Self::V, order: Order) -> Self::V {
+        // Mutant `nonatomic_xchg`: exchange as a plain load followed by a plain store, so two
+        // CPUs can both take a test-and-set lock.
+        #[cfg(rust_atomic_mutant = "nonatomic_xchg")]
+        {
+            let _ = order;
+            // SAFETY: The caller guarantees that `p` is valid and aligned.
+            let old = unsafe { A::read(p) };
+            // SAFETY: As above.
+            unsafe { A::set(p, new) };
+            old
+        }
+        #[cfg(not(rust_atomic_mutant = "nonatomic_xchg"))]
         // SAFETY: The caller upholds the contract, which `A` shares.
-        unsafe { A::xchg(p, new, order) }
+        unsafe {
+            A::xchg(p, new, order)
+        }
     }
 
     #[inline(always)]

@@ -94,3 +94,43 @@ fn fetch_sub_release_no_lost_update() {
         assert!(all.iter().copied().eq((-total + 1)..=0), "round {round}");
     }
 }
+
+/// A test-and-set lock on `AtomicBool::xchg_acquire`/`set_release` must exclude: the plain
+/// counter it protects loses no increment.
+#[test]
+fn atomic_bool_xchg_lock_excludes() {
+    struct Counter(core::cell::UnsafeCell<u64>);
+    // SAFETY: Only accessed under the lock below.
+    unsafe impl Sync for Counter {}
+    let (lock, counter) = (
+        atomic::AtomicBool::new(false),
+        Counter(core::cell::UnsafeCell::new(0)),
+    );
+    let barrier = Barrier::new(THREADS);
+    thread::scope(|s| {
+        for _ in 0..THREADS {
+            let (lock, counter, barrier) = (&lock, &counter, &barrier);
+            s.spawn(move || {
+                barrier.wait();
+                for _ in 0..ITERATIONS / 10 {
+                    // A broken exchange can lose a release and leave the lock taken by nobody.
+                    let since = std::time::Instant::now();
+                    while lock.xchg_acquire(true) {
+                        assert!(since.elapsed().as_secs() < 5, "lock not released in 5 s");
+                        core::hint::spin_loop();
+                    }
+                    // SAFETY: The lock is held.
+                    unsafe { *counter.0.get() += 1 };
+                    lock.set_release(false);
+                }
+            });
+        }
+    });
+    assert_eq!(
+        counter.0.into_inner(),
+        THREADS as u64 * (ITERATIONS / 10) as u64
+    );
+    let mut old = true;
+    assert!(!lock.try_cmpxchg(&mut old, true));
+    assert!(!old);
+}

@@ -194,17 +194,21 @@ macro_rules! ll_sc_rmw {
     }};
 }
 
-/// The LL/SC exchange loop; evaluates to the old value.
+/// The LL/SC exchange loop; evaluates to the old value. `$size` is the size suffix of the
+/// exclusives (`b` for bytes).
 macro_rules! ll_sc_xchg {
-    ($t:ty, $w:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal, $mb:literal) => {{
+    (
+        $t:ty, $w:literal, $size:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal,
+        $mb:literal
+    ) => {{
         let old: $t;
         // The loop accesses exactly the integer at `$p`.
         // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 "prfm pstl1strm, [{p}]",
-                concat!("1: ", $ldx, " {old", $w, "}, [{p}]"),
-                concat!($stx, " {tmp:w}, {new", $w, "}, [{p}]"),
+                concat!("1: ", $ldx, $size, " {old", $w, "}, [{p}]"),
+                concat!($stx, $size, " {tmp:w}, {new", $w, "}, [{p}]"),
                 "cbnz {tmp:w}, 1b",
                 $mb,
                 p = in(reg) $p,
@@ -219,10 +223,14 @@ macro_rules! ll_sc_xchg {
 }
 
 /// The LL/SC compare-and-exchange of C's `__CMPXCHG_CASE`; evaluates to the value found.
-/// On a mismatch it branches past the store and the barrier.
+/// On a mismatch it branches past the store and the barrier. `$size` is the size suffix of the
+/// exclusives (`b` for bytes); `$narrow` limits the comparison to the loaded size, since the
+/// register holding a narrower `old` may have any upper bits (C casts `old` for the same
+/// reason).
 macro_rules! ll_sc_cmpxchg {
     (
-        $t:ty, $w:literal, $p:expr, $old:expr, $new:expr, $ldx:literal, $stx:literal, $mb:literal
+        $t:ty, $w:literal, $size:literal, $narrow:literal, $p:expr, $old:expr, $new:expr,
+        $ldx:literal, $stx:literal, $mb:literal
     ) => {{
         let found: $t;
         // The loop accesses exactly the integer at `$p`.
@@ -230,10 +238,11 @@ macro_rules! ll_sc_cmpxchg {
         unsafe {
             asm!(
                 "prfm pstl1strm, [{p}]",
-                concat!("1: ", $ldx, " {found", $w, "}, [{p}]"),
+                concat!("1: ", $ldx, $size, " {found", $w, "}, [{p}]"),
                 concat!("eor {tmp", $w, "}, {found", $w, "}, {old", $w, "}"),
+                $narrow,
                 concat!("cbnz {tmp", $w, "}, 2f"),
-                concat!($stx, " {tmp:w}, {new", $w, "}, [{p}]"),
+                concat!($stx, $size, " {tmp:w}, {new", $w, "}, [{p}]"),
                 "cbnz {tmp:w}, 1b",
                 $mb,
                 "2:",
@@ -265,14 +274,14 @@ macro_rules! by_lse_order {
 /// An LSE atomic memory operation `$insn` (`ldadd`, `ldclr`, `ldset`, `ldeor` or `swp`) with
 /// ordering suffix `$sfx`: stores `*$p <op> $v` (or `$v`) and evaluates to the old value.
 macro_rules! lse_ld_op {
-    ($t:ty, $w:literal, $p:expr, $v:expr, $insn:literal, $sfx:literal) => {{
+    ($t:ty, $w:literal, $size:literal, $p:expr, $v:expr, $insn:literal, $sfx:literal) => {{
         let old: $t;
         // The instruction accesses exactly the integer at `$p`.
         // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 ".arch_extension lse",
-                concat!($insn, $sfx, " {v", $w, "}, {old", $w, "}, [{p}]"),
+                concat!($insn, $sfx, $size, " {v", $w, "}, {old", $w, "}, [{p}]"),
                 p = in(reg) $p,
                 v = in(reg) $v,
                 old = out(reg) old,
@@ -303,14 +312,14 @@ macro_rules! lse_st_op {
 
 /// LSE compare-and-swap `cas` with ordering suffix `$sfx`; evaluates to the value found.
 macro_rules! lse_cas {
-    ($t:ty, $w:literal, $p:expr, $old:expr, $new:expr, $sfx:literal) => {{
+    ($t:ty, $w:literal, $size:literal, $p:expr, $old:expr, $new:expr, $sfx:literal) => {{
         let mut found: $t = $old;
         // The instruction accesses exactly the integer at `$p`.
         // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 ".arch_extension lse",
-                concat!("cas", $sfx, " {found", $w, "}, {new", $w, "}, [{p}]"),
+                concat!("cas", $sfx, $size, " {found", $w, "}, {new", $w, "}, [{p}]"),
                 p = in(reg) $p,
                 new = in(reg) $new,
                 found = inout(reg) found,
@@ -382,18 +391,20 @@ pub(crate) fn system_uses_lse_atomics() -> bool {
 }
 
 /// Implements [`Exchange`] for marker `$m` of type `$t`, whose registers take template
-/// modifier `$w`: the LSE instruction when the system has it, the LL/SC loop otherwise.
+/// modifier `$w`, whose instructions take size suffix `$size`, and whose LL/SC comparison is
+/// narrowed by `$narrow` (see `ll_sc_cmpxchg!`): the LSE instruction when the system has it,
+/// the LL/SC loop otherwise.
 macro_rules! impl_exchange {
-    ($m:ident: $t:ty, $w:literal) => {
+    ($m:ident: $t:ty, $w:literal, $size:literal, $narrow:literal) => {
         // SAFETY: Every operation is C's LSE instruction or C's LL/SC loop with C's exclusives
         // and barriers for its ordering (see the module docs).
         unsafe impl Exchange for $m {
             #[inline(always)]
             unsafe fn xchg(p: *mut Self::V, new: Self::V, order: Order) -> Self::V {
                 if system_uses_lse_atomics() {
-                    by_lse_order!(order, lse_ld_op!($t, $w, p, new, "swp"))
+                    by_lse_order!(order, lse_ld_op!($t, $w, $size, p, new, "swp"))
                 } else {
-                    by_order!(order, ll_sc_xchg!($t, $w, p, new))
+                    by_order!(order, ll_sc_xchg!($t, $w, $size, p, new))
                 }
             }
 
@@ -405,17 +416,18 @@ macro_rules! impl_exchange {
                 order: Order,
             ) -> Self::V {
                 if system_uses_lse_atomics() {
-                    by_lse_order!(order, lse_cas!($t, $w, p, old, new))
+                    by_lse_order!(order, lse_cas!($t, $w, $size, p, old, new))
                 } else {
-                    by_order!(order, ll_sc_cmpxchg!($t, $w, p, old, new))
+                    by_order!(order, ll_sc_cmpxchg!($t, $w, $size, $narrow, p, old, new))
                 }
             }
         }
     };
 }
 
-impl_exchange!(I32: i32, ":w");
-impl_exchange!(I64: i64, "");
+impl_exchange!(I8: i8, ":w", "b", "uxtb {tmp:w}, {tmp:w}");
+impl_exchange!(I32: i32, ":w", "", "");
+impl_exchange!(I64: i64, "", "", "");
 
 /// Implements [`Primitive`] for marker `$m` of type `$t`, whose registers take template
 /// modifier `$w`: the LSE instruction when the system has it, the LL/SC loop otherwise.
@@ -442,10 +454,10 @@ macro_rules! impl_primitive {
             unsafe fn fetch_rmw(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
                 if system_uses_lse_atomics() {
                     match lse_operand!(op, v) {
-                        ("add", v) => by_lse_order!(order, lse_ld_op!($t, $w, p, v, "ldadd")),
-                        ("clr", v) => by_lse_order!(order, lse_ld_op!($t, $w, p, v, "ldclr")),
-                        ("set", v) => by_lse_order!(order, lse_ld_op!($t, $w, p, v, "ldset")),
-                        (_, v) => by_lse_order!(order, lse_ld_op!($t, $w, p, v, "ldeor")),
+                        ("add", v) => by_lse_order!(order, lse_ld_op!($t, $w, "", p, v, "ldadd")),
+                        ("clr", v) => by_lse_order!(order, lse_ld_op!($t, $w, "", p, v, "ldclr")),
+                        ("set", v) => by_lse_order!(order, lse_ld_op!($t, $w, "", p, v, "ldset")),
+                        (_, v) => by_lse_order!(order, lse_ld_op!($t, $w, "", p, v, "ldeor")),
                     }
                 } else {
                     by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, order)).0

@@ -247,6 +247,7 @@ macro_rules! impl_exchange {
     };
 }
 
+impl_exchange!(I8, "b", "", reg_byte, "al");
 impl_exchange!(I32, "l", ":e", reg, "eax");
 impl_exchange!(I64, "q", "", reg, "rax");
 
