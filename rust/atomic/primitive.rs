@@ -80,13 +80,19 @@ pub(crate) unsafe trait LoadStore {
     /// The integer type accessed.
     type V: Copy;
 
-    /// `READ_ONCE(*p)`.
+    /// `READ_ONCE(*p)`: a volatile load, as in C. Every supported architecture performs an
+    /// aligned load of up to 8 bytes as one single-copy atomic access (Intel SDM Vol. 3A
+    /// 9.1.1; Arm ARM B2.2.1), so this is the same for all of them.
     ///
     /// # Safety
     ///
     /// `p` must be valid for reads and aligned to `size_of::<Self>()`, and every write to `*p`
     /// that may run concurrently must be a marked access.
-    unsafe fn read(p: *const Self::V) -> Self::V;
+    #[inline(always)]
+    unsafe fn read(p: *const Self::V) -> Self::V {
+        // SAFETY: The caller guarantees that `p` is valid and aligned.
+        unsafe { p.read_volatile() }
+    }
 
     /// `smp_load_acquire(p)`.
     ///
@@ -95,13 +101,18 @@ pub(crate) unsafe trait LoadStore {
     /// As for [`LoadStore::read`].
     unsafe fn read_acquire(p: *const Self::V) -> Self::V;
 
-    /// `WRITE_ONCE(*p, v)`.
+    /// `WRITE_ONCE(*p, v)`: a volatile store, as in C (single-copy atomic, as for
+    /// [`LoadStore::read`]).
     ///
     /// # Safety
     ///
     /// `p` must be valid for writes and aligned to `size_of::<Self>()`, and every access to
     /// `*p` that may run concurrently must be a marked access.
-    unsafe fn set(p: *mut Self::V, v: Self::V);
+    #[inline(always)]
+    unsafe fn set(p: *mut Self::V, v: Self::V) {
+        // SAFETY: The caller guarantees that `p` is valid and aligned.
+        unsafe { p.write_volatile(v) }
+    }
 
     /// `smp_store_release(p, v)`.
     ///

@@ -95,12 +95,6 @@ macro_rules! impl_load_store {
             type V = $t;
 
             #[inline(always)]
-            unsafe fn read(p: *const Self::V) -> Self::V {
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                unsafe { p.read_volatile() }
-            }
-
-            #[inline(always)]
             unsafe fn read_acquire(p: *const Self::V) -> Self::V {
                 let v: Self::V;
                 // SAFETY: The caller guarantees that `p` is valid and aligned.
@@ -113,12 +107,6 @@ macro_rules! impl_load_store {
                     )
                 };
                 v
-            }
-
-            #[inline(always)]
-            unsafe fn set(p: *mut Self::V, v: Self::V) {
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                unsafe { p.write_volatile(v) }
             }
 
             #[inline(always)]

@@ -105,23 +105,11 @@ macro_rules! impl_load_store {
             type V = $t;
 
             #[inline(always)]
-            unsafe fn read(p: *const Self::V) -> Self::V {
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                unsafe { p.read_volatile() }
-            }
-
-            #[inline(always)]
             unsafe fn read_acquire(p: *const Self::V) -> Self::V {
                 // SAFETY: The caller guarantees that `p` is valid and aligned.
                 let v = unsafe { p.read_volatile() };
                 barrier();
                 v
-            }
-
-            #[inline(always)]
-            unsafe fn set(p: *mut Self::V, v: Self::V) {
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                unsafe { p.write_volatile(v) }
             }
 
             #[inline(always)]
