@@ -26,7 +26,6 @@ mod ktap;
 mod param;
 
 use differential_ops::{RustOp, RUST_OPS};
-use param::module_param_i32;
 
 module! {
     type: RustAtomicDifferential,
@@ -35,13 +34,6 @@ module! {
     description: "Differential test of kernel::sync::atomic against the C atomic operations",
     license: "GPL",
 }
-
-module_param_i32!(
-    KTAP_NUMBER,
-    "ktap_number",
-    1,
-    "Position of this suite in the KTAP document"
-);
 
 /// The KTAP suite name: the crate's, which is also the module's (a mutant's is its own).
 const SUITE: &str = module_path!();
@@ -200,9 +192,14 @@ fn compare(suite: &ktap::Suite, rust: &RustOp, c: &COp, tally: &mut Tally) {
     }
 }
 
+/// The C operation a Rust one must match: same name, width and table line.
+fn twin<'a>(c_table: &'a [COp], op: &RustOp) -> Option<&'a COp> {
+    c_table
+        .iter()
+        .find(|c| c_str(c.name) == op.c_name && c.bits == op.bits && c_str(c.family) == op.family)
+}
+
 fn run_suite() {
-    let standalone = KTAP_NUMBER.given().is_none();
-    let number = KTAP_NUMBER.given().unwrap_or(1);
     let c_table = c_ops();
 
     // Families in table order.
@@ -212,19 +209,16 @@ fn run_suite() {
             return;
         }
     }
-    let mut suite = ktap::Suite::start(SUITE, number, standalone, families.len() + 1);
+    let mut suite = ktap::Suite::start(SUITE, families.len() + 1);
     suite.diag(format_args!("atomics: {}", atomic::implementation()));
 
     let mut missing = 0;
     for op in RUST_OPS.iter() {
-        if !c_table
-            .iter()
-            .any(|c| c_str(c.name) == op.c_name && c.bits == op.bits)
-        {
+        if twin(c_table, op).is_none() {
             missing += 1;
             suite.diag(format_args!(
-                "no C operation {} of {} bits",
-                op.c_name, op.bits
+                "no C operation {} of {} bits in family {}",
+                op.c_name, op.bits, op.family
             ));
         }
     }
@@ -237,8 +231,7 @@ fn run_suite() {
     for family in families.iter() {
         let mut tally = Tally::default();
         for op in RUST_OPS.iter().filter(|op| op.family == *family) {
-            if let Some(c) = c_table.iter().find(|c| c_str(c.name) == op.c_name) {
-                debug_assert_eq!(c_str(c.family), op.family);
+            if let Some(c) = twin(c_table, op) {
                 tally.ops += 1;
                 compare(&suite, op, c, &mut tally);
             }
@@ -263,12 +256,7 @@ struct RustAtomicDifferential;
 
 impl kernel::Module for RustAtomicDifferential {
     fn init(_module: &'static ThisModule) -> Result<Self> {
-        if let Some(n) = KTAP_NUMBER.given() {
-            if n < 1 {
-                pr_err!("ktap_number={n} is invalid: KTAP test numbers start at 1\n");
-                return Err(EINVAL);
-            }
-        }
+        ktap::check_param()?;
         run_suite();
         Ok(Self)
     }

@@ -56,12 +56,6 @@ module_param_i32!(
     DEFAULT_ITERATIONS,
     "Rounds per thread, 1..10000000"
 );
-module_param_i32!(
-    KTAP_NUMBER,
-    "ktap_number",
-    1,
-    "Position of this suite in the KTAP document"
-);
 
 /// Counters start here so the wrapping test crosses `i32::MAX` within a few operations.
 const WRAP_START: i32 = i32::MAX - 2;
@@ -92,12 +86,7 @@ impl Config {
             );
             return Err(EINVAL);
         }
-        if let Some(n) = KTAP_NUMBER.given() {
-            if n < 1 {
-                pr_err!("ktap_number={n} is invalid: KTAP test numbers start at 1\n");
-                return Err(EINVAL);
-            }
-        }
+        ktap::check_param()?;
         Ok(Self {
             threads: threads as usize,
             iterations,
@@ -384,8 +373,6 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
         "atomic_bool_xchg_lock_excludes",
         "all_threads_ran",
     ];
-    let standalone = KTAP_NUMBER.given().is_none();
-    let number = KTAP_NUMBER.given().unwrap_or(1);
     let cfg = run.cfg;
     let diag = format_args!(
         "threads={} iterations={} online_cpus={}",
@@ -395,7 +382,7 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
     );
     if aborted {
         // The totals are meaningless for a run cut short; what is checked is that it stopped.
-        let mut suite = ktap::Suite::start(SUITE, number, standalone, 2);
+        let mut suite = ktap::Suite::start(SUITE, 2);
         suite.diag(diag);
         suite.diag(format_args!("aborted by module unload"));
         suite.case(CASES[0], seed_doc_examples());
@@ -403,7 +390,7 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
         suite.finish();
         return;
     }
-    let mut suite = ktap::Suite::start(SUITE, number, standalone, CASES.len());
+    let mut suite = ktap::Suite::start(SUITE, CASES.len());
     suite.diag(diag);
     suite.diag(format_args!("atomics: {}", atomic::implementation()));
     suite.case(CASES[0], seed_doc_examples());

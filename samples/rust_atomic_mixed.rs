@@ -26,7 +26,6 @@ mod param;
 
 use atomic::{AtomicI32, AtomicI64};
 use kthread::Thread;
-use param::module_param_i32;
 
 module! {
     type: RustAtomicMixed,
@@ -35,13 +34,6 @@ module! {
     description: "C and Rust kthreads updating the same atomic_t through kernel::sync::atomic",
     license: "GPL",
 }
-
-module_param_i32!(
-    KTAP_NUMBER,
-    "ktap_number",
-    1,
-    "Position of this suite in the KTAP document"
-);
 
 /// The KTAP suite name: the crate's, which is also the module's (a mutant's is its own).
 const SUITE: &str = module_path!();
@@ -175,12 +167,8 @@ struct RustAtomicMixed;
 
 impl kernel::Module for RustAtomicMixed {
     fn init(_module: &'static ThisModule) -> Result<Self> {
-        let number = KTAP_NUMBER.given().unwrap_or(1);
-        if number < 1 {
-            pr_err!("ktap_number={number} is invalid: KTAP test numbers start at 1\n");
-            return Err(EINVAL);
-        }
-        let mut suite = ktap::Suite::start(SUITE, number, KTAP_NUMBER.given().is_none(), 3);
+        ktap::check_param()?;
+        let mut suite = ktap::Suite::start(SUITE, 3);
         let result = run(&mut suite);
         suite.finish();
         result.map(|()| Self)

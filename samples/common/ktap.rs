@@ -8,6 +8,25 @@
 
 use core::fmt;
 use kernel::bindings;
+use kernel::error::{code::EINVAL, Result};
+
+crate::param::module_param_i32!(
+    KTAP_NUMBER,
+    "ktap_number",
+    1,
+    "Position of this suite in the KTAP document (omit it when loading by hand)"
+);
+
+/// Checks the `ktap_number` parameter: `-EINVAL`, with a message, unless it is at least 1.
+pub(crate) fn check_param() -> Result {
+    match KTAP_NUMBER.given() {
+        Some(n) if n < 1 => {
+            kernel::pr_err!("ktap_number={n} is invalid: KTAP test numbers start at 1\n");
+            Err(EINVAL)
+        }
+        _ => Ok(()),
+    }
+}
 
 /// Prints one line at `KERN_INFO`, without a module prefix.
 pub(crate) fn line(args: fmt::Arguments<'_>) {
@@ -29,9 +48,9 @@ macro_rules! ktap_line {
 
 /// One KTAP suite, printed as a subtest of the log's top-level KTAP document.
 ///
-/// `number` is the suite's position in that document. When `standalone` is set (the module was
-/// loaded by hand, not by the boot test), the suite also prints the top-level header, so the
-/// output is a complete document on its own.
+/// The `ktap_number` parameter is the suite's position in that document. Without it (the
+/// module was loaded by hand, not by the boot test), the suite also prints the top-level
+/// header and is number 1, so the output is a complete document on its own.
 pub(crate) struct Suite {
     name: &'static str,
     number: i32,
@@ -42,8 +61,9 @@ pub(crate) struct Suite {
 
 impl Suite {
     /// Prints the suite header and plan.
-    pub(crate) fn start(name: &'static str, number: i32, standalone: bool, planned: usize) -> Self {
-        if standalone {
+    pub(crate) fn start(name: &'static str, planned: usize) -> Self {
+        let number = KTAP_NUMBER.given().unwrap_or(1);
+        if KTAP_NUMBER.given().is_none() {
             ktap_line!("KTAP version 1");
             ktap_line!("1..1");
         }
