@@ -117,6 +117,19 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(summary['skipped'], 0)
 
     @unittest.skipUnless(KUNIT_DIR, 'KUNIT_DIR (the kernel\'s tools/testing/kunit) not set')
+    def test_kunit_py_agrees_with_interleaved_kernel_line(self):
+        # A kernel message between a suite's KTAP line and its name makes kunit.py nest the
+        # suite one level deeper; every case must still be found.
+        one_suite = GOOD.replace('] 1..2', '] 1..1').split('[    5.510405]')[0] + \
+            '[    5.520153] # boot-test: plan done\n'
+        noisy = one_suite.replace(
+            '[    1.165896]     KTAP version 1\n',
+            '[    1.165896]     KTAP version 1\n[    1.165900] input: AT Translated Set 2 keyboard\n')
+        rc, out, _ = run(noisy, '--kunit-dir', KUNIT_DIR)
+        self.assertEqual(rc, 0, out)
+        self.assertIn('PASS t: kunit.py parse agrees on every case', out)
+
+    @unittest.skipUnless(KUNIT_DIR, 'KUNIT_DIR (the kernel\'s tools/testing/kunit) not set')
     def test_kunit_py_disagreement_fails(self):
         # A case line kunit.py cannot read (no number) is a case it does not see.
         broken = GOOD.replace('    ok 1 seed_doc_examples', '    ok seed_doc_examples')
