@@ -44,6 +44,17 @@ mod backend {
     pub(crate) type I32 = super::mutant::Mutant<super::arch::I32>;
     #[cfg(rust_atomic_mutant)]
     pub(crate) type I64 = super::mutant::Mutant<super::arch::I64>;
+
+    /// The barriers.
+    #[cfg(not(rust_atomic_mutant))]
+    pub(crate) mod fence {
+        pub(crate) use super::super::arch::{
+            barrier, smp_mb, smp_mb__after_atomic, smp_mb__after_spinlock, smp_mb__before_atomic,
+            smp_rmb, smp_wmb,
+        };
+    }
+    #[cfg(rust_atomic_mutant)]
+    pub(crate) use super::mutant::fence;
 }
 
 #[path = "atomic/generated.rs"]

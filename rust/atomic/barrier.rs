@@ -3,7 +3,7 @@
 //! Memory barriers, with the semantics of C's of the same name
 //! (`Documentation/memory-barriers.txt`).
 
-use super::arch;
+use super::backend::fence as arch;
 
 /// A compiler barrier (C: `barrier()`): the compiler does not move memory accesses across it,
 /// nor reuse values read before it. It emits no instruction and orders nothing between CPUs.
@@ -128,4 +128,27 @@ pub fn smp_mb__before_atomic() {
 #[allow(non_snake_case)]
 pub fn smp_mb__after_atomic() {
     arch::smp_mb__after_atomic();
+}
+
+/// Makes the preceding `spin_lock()` a full barrier (C: `smp_mb__after_spinlock()`): accesses
+/// before the lock acquisition are ordered before accesses in the critical section, as seen by
+/// every CPU, not only by the lock's next holder.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::sync::atomic::{smp_mb__after_spinlock, AtomicI32};
+///
+/// let (lock, x) = (AtomicI32::new(0), AtomicI32::new(0));
+/// while lock.cmpxchg_acquire(0, 1) != 0 {}
+/// smp_mb__after_spinlock();
+/// x.set(1);
+/// lock.set_release(0);
+/// assert_eq!(x.read(), 1);
+/// ```
+#[inline(always)]
+// The C name, so that it is found where C uses it.
+#[allow(non_snake_case)]
+pub fn smp_mb__after_spinlock() {
+    arch::smp_mb__after_spinlock();
 }

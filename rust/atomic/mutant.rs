@@ -27,8 +27,15 @@ unsafe impl<A: LoadStore> LoadStore for Mutant<A> {
 
     #[inline(always)]
     unsafe fn read_acquire(p: *const Self::V) -> Self::V {
+        // Mutant `acquire_plain`: a load-acquire is a plain `READ_ONCE()`.
+        #[cfg(rust_atomic_mutant = "acquire_plain")]
         // SAFETY: The caller upholds the contract, which `A` shares.
-        unsafe { A::read_acquire(p) }
+        return unsafe { A::read(p) };
+        #[cfg(not(rust_atomic_mutant = "acquire_plain"))]
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe {
+            A::read_acquire(p)
+        }
     }
 
     #[inline(always)]
@@ -39,8 +46,17 @@ unsafe impl<A: LoadStore> LoadStore for Mutant<A> {
 
     #[inline(always)]
     unsafe fn set_release(p: *mut Self::V, v: Self::V) {
+        // Mutant `release_plain`: a store-release is a plain `WRITE_ONCE()`.
+        #[cfg(rust_atomic_mutant = "release_plain")]
         // SAFETY: The caller upholds the contract, which `A` shares.
-        unsafe { A::set_release(p, v) }
+        unsafe {
+            A::set(p, v)
+        }
+        #[cfg(not(rust_atomic_mutant = "release_plain"))]
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe {
+            A::set_release(p, v)
+        }
     }
 }
 
@@ -146,5 +162,27 @@ unsafe impl<A: Primitive> Primitive for Mutant<A> {
     unsafe fn add_negative(p: *mut Self::V, v: Self::V, order: Order) -> bool {
         // SAFETY: The caller upholds the contract, which `A` shares.
         unsafe { A::add_negative(p, v, order) }
+    }
+}
+
+/// The architecture's barriers, with one broken by the mutant this build selects.
+pub(crate) mod fence {
+    pub(crate) use super::super::arch::{
+        barrier, smp_mb__after_atomic, smp_mb__after_spinlock, smp_mb__before_atomic, smp_rmb,
+        smp_wmb,
+    };
+
+    /// `smp_mb()`; mutant `smp_mb_compiler_only` makes it a compiler barrier only, which lets
+    /// the CPU's store buffer reorder a store with a later load (store buffering).
+    #[inline(always)]
+    pub(crate) fn smp_mb() {
+        #[cfg(rust_atomic_mutant = "smp_mb_compiler_only")]
+        {
+            // The real barrier stays referenced: this build must not warn that it is unused.
+            let _ = super::super::arch::smp_mb as fn();
+            barrier();
+        }
+        #[cfg(not(rust_atomic_mutant = "smp_mb_compiler_only"))]
+        super::super::arch::smp_mb();
     }
 }

@@ -82,6 +82,15 @@ pub(crate) fn smp_mb__after_atomic() {
     smp_mb();
 }
 
+/// `smp_mb__after_spinlock()`: `smp_mb()`, as arm64's C defines it; an acquiring lock is not a
+/// full barrier there.
+#[inline(always)]
+// The C name, so that it is found where C uses it.
+#[allow(non_snake_case)]
+pub(crate) fn smp_mb__after_spinlock() {
+    smp_mb();
+}
+
 /// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it; the
 /// acquire/release instructions end in `$sfx` and the registers take template modifier `$w`.
 macro_rules! impl_load_store {

@@ -92,6 +92,15 @@ pub(crate) fn smp_mb__before_atomic() {}
 #[allow(non_snake_case)]
 pub(crate) fn smp_mb__after_atomic() {}
 
+/// `smp_mb__after_spinlock()`: a compiler barrier, as C's generic one; taking an x86 spinlock
+/// is a locked instruction, a full barrier already.
+#[inline(always)]
+// The C name, so that it is found where C uses it.
+#[allow(non_snake_case)]
+pub(crate) fn smp_mb__after_spinlock() {
+    barrier();
+}
+
 /// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it with
 /// volatile accesses plus compiler barriers.
 macro_rules! impl_load_store {
