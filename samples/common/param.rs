@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! `int` module parameters for Rust modules (the 6.12 `module!` macro has none).
+//! `int` and string module parameters for Rust modules (the 6.12 `module!` macro has none).
 //!
 //! [`module_param_i32!`] emits what C's `module_param(name, int, 0444)` and `MODULE_PARM_DESC`
 //! emit: a `struct kernel_param` in the `__param` section and `parm`/`parmtype` strings in
 //! `.modinfo`. The kernel parses `insmod m.ko name=value` into the storage with its own
 //! `param_set_int()` before the module's init runs, so an unparsable value fails the load with
 //! `-EINVAL` as for a C module; range checks are the module's (in its init).
+//! [`module_param_string!`] is C's `module_param_string(name, buf, len, 0444)`: the kernel's
+//! `param_set_copystring()` copies the value, and refuses one that does not fit.
 
 use core::cell::UnsafeCell;
 use kernel::bindings;
@@ -139,3 +141,93 @@ macro_rules! module_param_i32 {
     };
 }
 pub(crate) use module_param_i32;
+
+/// Storage of one string parameter of at most `N - 1` bytes.
+///
+/// # Invariants
+///
+/// `buf` is written only by the kernel's argument parser, before the module's init runs (the
+/// parameter is read-only in sysfs), and always holds a NUL-terminated string.
+#[repr(transparent)]
+#[allow(dead_code)] // Not every sample has a string parameter.
+pub(crate) struct ParamStr<const N: usize> {
+    buf: UnsafeCell<[u8; N]>,
+}
+
+// SAFETY: By the type invariant, all writes happen before init runs; afterwards it is only read.
+unsafe impl<const N: usize> Sync for ParamStr<N> {}
+
+#[allow(dead_code)]
+impl<const N: usize> ParamStr<N> {
+    /// Empty storage.
+    pub(crate) const fn new() -> Self {
+        Self {
+            buf: UnsafeCell::new([0; N]),
+        }
+    }
+
+    /// The buffer the kernel's `struct kparam_string` points to.
+    pub(crate) const fn as_buf(&self) -> *mut c_char {
+        self.buf.get().cast()
+    }
+
+    /// The value, or `None` when it is empty (not given) or not UTF-8.
+    pub(crate) fn given(&self) -> Option<&str> {
+        // SAFETY: By the type invariant nothing writes the storage any more.
+        let buf = unsafe { &*self.buf.get() };
+        let len = buf.iter().position(|&b| b == 0).unwrap_or(N);
+        core::str::from_utf8(&buf[..len]).ok().filter(|s| !s.is_empty())
+    }
+}
+
+/// A `struct kparam_string`, which the kernel only reads.
+#[repr(transparent)]
+#[allow(dead_code)]
+pub(crate) struct KernelParamString(pub(crate) bindings::kparam_string);
+
+// SAFETY: The kernel reads the entry and writes only the buffer, before init (see `ParamStr`).
+unsafe impl Sync for KernelParamString {}
+
+/// `module_param_string!(STORAGE, "name", LEN, "description")`: declares `static STORAGE:
+/// ParamStr<LEN>` and registers it as the string module parameter `name` (mode `0444`).
+#[allow(unused_macros)]
+macro_rules! module_param_string {
+    ($storage:ident, $name:literal, $len:expr, $desc:literal) => {
+        static $storage: $crate::param::ParamStr<{ $len }> = $crate::param::ParamStr::new();
+
+        const _: () = {
+            static STRING: $crate::param::KernelParamString =
+                $crate::param::KernelParamString(kernel::bindings::kparam_string {
+                    maxlen: $len as u32,
+                    string: $storage.as_buf(),
+                });
+
+            #[link_section = "__param"]
+            #[used(compiler)]
+            static PARAM: $crate::param::KernelParam =
+                $crate::param::KernelParam(kernel::bindings::kernel_param {
+                    name: concat!($name, "\0").as_ptr().cast(),
+                    mod_: &raw mut kernel::bindings::__this_module,
+                    ops: &raw const kernel::bindings::param_ops_string,
+                    perm: 0o444,
+                    level: -1,
+                    flags: 0,
+                    __bindgen_anon_1: kernel::bindings::kernel_param__bindgen_ty_1 {
+                        str_: &STRING.0,
+                    },
+                });
+
+            const PARM: &str = concat!("parm=", $name, ":", $desc, "\0");
+            #[link_section = ".modinfo"]
+            #[used(compiler)]
+            static PARM_INFO: [u8; PARM.len()] = $crate::param::modinfo(PARM);
+
+            const PARMTYPE: &str = concat!("parmtype=", $name, ":string\0");
+            #[link_section = ".modinfo"]
+            #[used(compiler)]
+            static PARMTYPE_INFO: [u8; PARMTYPE.len()] = $crate::param::modinfo(PARMTYPE);
+        };
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use module_param_string;
