@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Host check of `scripts/litmus2rust`'s output (tests/test_litmus2rust.py builds and runs
+//! it): the translated tests compiled against the real library (`rust/atomic.rs`, as on an
+//! SMP x86 kernel) and the runner's contract types (`samples/litmus/harness.rs`, given as
+//! `LITMUS_CONTRACT`, without its `Instance`), then each test's threads run one after another
+//! in every order. A sequential run is a sequentially consistent execution, which the LKMM
+//! always allows: a `Never` proposition must hold in none of them, an `Always` one in all.
+//!
+//! Prints one line per test: name, expected result, runs where the proposition held, runs.
+
+#[path = "../../rust/atomic.rs"]
+#[allow(dead_code, unused_imports)]
+mod atomic_lib;
+
+/// The library, plus what the tests need that it may not have yet (an item of the library
+/// of the same name replaces the glob-imported stand-in, so this keeps compiling when it
+/// does).
+mod atomic {
+    pub use super::atomic_lib::*;
+
+    #[allow(dead_code, non_snake_case)]
+    pub fn smp_mb__after_spinlock() {
+        smp_mb();
+    }
+}
+
+/// The runner's contract, and a host `Instance` over plain arrays.
+#[allow(dead_code)]
+mod harness {
+    include!(env!("LITMUS_CONTRACT"));
+
+    /// One set of shared variables: every variable has a cell of each kind, only the one of
+    /// its kind is used.
+    pub(crate) struct Instance<'a> {
+        pub(crate) ints: &'a [crate::atomic::AtomicI32],
+        pub(crate) ptrs: &'a [crate::atomic::AtomicUsize],
+        pub(crate) locks: &'a [Lock],
+    }
+
+    impl Instance<'_> {
+        pub(crate) fn int(&self, v: usize) -> &crate::atomic::AtomicI32 {
+            &self.ints[v]
+        }
+
+        pub(crate) fn ptr(&self, v: usize) -> &crate::atomic::AtomicUsize {
+            &self.ptrs[v]
+        }
+
+        pub(crate) fn lock(&self, v: usize) -> &Lock {
+            &self.locks[v]
+        }
+
+        pub(crate) fn addr(&self, v: usize) -> usize {
+            core::ptr::from_ref(&self.ints[v]) as usize
+        }
+
+        pub(crate) fn deref(&self, addr: usize) -> &crate::atomic::AtomicI32 {
+            let v = self.index(addr).expect("dereference of a wild or NULL pointer");
+            &self.ints[v]
+        }
+
+        /// The variable at `addr`, if any.
+        pub(crate) fn index(&self, addr: usize) -> Option<usize> {
+            (0..self.ints.len()).find(|&v| self.addr(v) == addr)
+        }
+    }
+
+    pub(crate) fn new_lock() -> Lock {
+        Lock(crate::atomic::AtomicI32::new(0))
+    }
+
+    pub(crate) fn rcu_read_lock() {}
+
+    pub(crate) fn rcu_read_unlock() {}
+
+    pub(crate) fn synchronize_rcu() {}
+}
+
+/// The translated tests: the attributes they carry must silence every warning.
+#[deny(warnings)]
+mod translated {
+    include!(env!("LITMUS_RS"));
+}
+
+use atomic::{AtomicI32, AtomicUsize};
+use harness::{Expect, Init, Instance, SlotKind, Source, Test, VarKind};
+
+/// Runs the threads of `test` in the order `order`, on fresh variables; returns whether the
+/// proposition held in the final state.
+fn run(test: &Test, order: &[usize]) -> bool {
+    let n = test.vars.len();
+    let ints: Vec<AtomicI32> = (0..n).map(|_| AtomicI32::new(0)).collect();
+    let ptrs: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+    let locks: Vec<harness::Lock> = (0..n).map(|_| harness::new_lock()).collect();
+    let m = Instance {
+        ints: &ints,
+        ptrs: &ptrs,
+        locks: &locks,
+    };
+    for (v, var) in test.vars.iter().enumerate() {
+        match (var.kind, var.init) {
+            (VarKind::Int, Init::Int(i)) => m.int(v).set(i),
+            (VarKind::Ptr, Init::Int(0)) => m.ptr(v).set(0),
+            (VarKind::Ptr, Init::Addr(a)) => m.ptr(v).set(m.addr(a)),
+            (VarKind::Lock, Init::Int(0)) => {}
+            _ => panic!("{}: bad initial value of {}", test.name, var.name),
+        }
+    }
+    let mut outs: Vec<Vec<i64>> = test.regs.iter().map(|&r| vec![0; r]).collect();
+    for &t in order {
+        (test.threads[t])(&m, &mut outs[t]);
+    }
+    let state: Vec<i64> = test
+        .slots
+        .iter()
+        .map(|slot| {
+            let raw = match slot.source {
+                Source::Reg { thread, index } => outs[thread][index],
+                Source::Var(v) if slot.kind == SlotKind::Ptr => m.ptr(v).read() as i64,
+                Source::Var(v) => i64::from(m.int(v).read()),
+            };
+            match (slot.kind, raw) {
+                (SlotKind::Int, _) => raw,
+                (SlotKind::Ptr, 0) => harness::NULL,
+                (SlotKind::Ptr, _) => m.index(raw as usize).map_or(harness::WILD, |v| v as i64),
+            }
+        })
+        .collect();
+    (test.holds)(&state)
+}
+
+/// Every order of `0..n`.
+fn orders(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![vec![]];
+    }
+    let mut out = Vec::new();
+    for rest in orders(n - 1) {
+        for at in 0..=rest.len() {
+            let mut order = rest.clone();
+            order.insert(at, n - 1);
+            out.push(order);
+        }
+    }
+    out
+}
+
+fn main() {
+    for test in translated::TESTS {
+        let all = orders(test.threads.len());
+        let held = all.iter().filter(|order| run(test, order)).count();
+        let expect = match test.expect {
+            Some(Expect::Never) => "Never",
+            Some(Expect::Sometimes) => "Sometimes",
+            Some(Expect::Always) => "Always",
+            None => "-",
+        };
+        println!("{}\t{}\t{}\t{}", test.name, expect, held, all.len());
+    }
+}
