@@ -8,6 +8,10 @@
 #   make test        # everything: host checks, boots of every target, mutation tests
 #   make boot        # the main job: build and boot every target, print the results table
 #   make generate    # regenerate the typed API from scripts/atomic/atomics.tbl
+#   make litmus      # every litmus test >= 10^6 times per target, weakenings, tables
+#
+# LITMUS=DIR|FILES chooses the litmus tests the runner (samples/rust_atomic_litmus.rs) runs;
+# default: the kernel's tools/memory-model/litmus-tests and tests/litmus/*.litmus.
 
 ARCH ?= x86_64
 KDIR ?= $(shell scripts/build-kernel $(ARCH))
@@ -18,9 +22,21 @@ TOOLCHAIN := LLVM=1 RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc \
 	CLIPPY=$(CLIPPY) CLIPPY_DRIVER=/usr/bin/clippy-driver \
 	BINDGEN=$(shell bash -c '. scripts/lib.sh && echo $$BINDGEN_BIN')
 
-modules:
+# The kernel's litmus tests, and ours (tests/litmus/: atomic_t RMWs, xchg/cmpxchg locks, ...).
+LITMUS_KERNEL := $(firstword $(wildcard $(KDIR)/source/tools/memory-model/litmus-tests \
+	$(KDIR)/tools/memory-model/litmus-tests))
+LITMUS ?= $(if $(LITMUS_KERNEL),$(LITMUS_KERNEL) $(wildcard $(CURDIR)/tests/litmus/*.litmus))
+
+modules: samples/litmus/generated.rs
 	@scripts/check-kdir $(ARCH) $(KDIR)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) $(TOOLCHAIN) PATH=/usr/lib/llvm-19/bin:$(PATH) modules
+
+# The translated litmus tests; rewritten only when the translation changes.
+samples/litmus/generated.rs: FORCE
+	@[ -n "$(LITMUS)" ] || { echo "error: no litmus tests: $(KDIR) has no" \
+		"tools/memory-model/litmus-tests; give LITMUS=DIR or files" >&2; exit 1; }
+	@scripts/litmus2rust -o $@.tmp $(LITMUS)
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) $(TOOLCHAIN) clean
@@ -35,4 +51,7 @@ generate:
 boot:
 	scripts/run-all
 
-.PHONY: modules clean test boot generate
+litmus:
+	scripts/litmus-run
+
+.PHONY: modules clean test boot generate litmus FORCE

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! What a translated litmus test is, for the runner (`samples/rust_atomic_litmus.rs`).
+//!
+//! `scripts/litmus2rust` turns each LKMM litmus test (`tools/memory-model/litmus-tests/`) into
+//! one [`Test`]: its shared variables, one function per litmus thread, and its final-state
+//! clause. A thread function runs the litmus thread's body once, on one [`Instance`] of the
+//! shared variables, and leaves its registers in `out`; every access to a shared variable goes
+//! through `kernel::sync::atomic` (this crate's `atomic` module), the library under test.
+
+use crate::atomic::{AtomicI32, AtomicUsize};
+
+/// The outcome the test's `Result:` comment predicts (LKMM's verdict).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Expect {
+    /// The clause's proposition must never hold: observing it is a failure.
+    Never,
+    /// The proposition may or may not hold: the test passes either way.
+    Sometimes,
+    /// The proposition must hold in every final state.
+    Always,
+}
+
+/// A shared variable's type in the litmus test.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VarKind {
+    /// `int` or `atomic_t`: an [`AtomicI32`] cell.
+    Int,
+    /// `int *` (declared as `int **p` in the thread's parameters): an [`AtomicUsize`] cell
+    /// holding the address of an `Int` variable of the same instance, or 0 for NULL.
+    Ptr,
+    /// `spinlock_t`: a [`Lock`].
+    Lock,
+}
+
+/// A shared variable's initial value (the test's `{ ... }` section; 0 when absent).
+#[derive(Clone, Copy)]
+pub(crate) enum Init {
+    /// An integer (`x=1;`); for a `Ptr` variable only 0, NULL.
+    Int(i32),
+    /// The address of variable number `.0` of the same instance (`p=y;`).
+    Addr(usize),
+}
+
+/// A shared variable.
+pub(crate) struct Var {
+    /// Its name in the litmus test.
+    pub(crate) name: &'static str,
+    pub(crate) kind: VarKind,
+    pub(crate) init: Init,
+}
+
+/// How a final-state value is printed and compared.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SlotKind {
+    /// An integer.
+    Int,
+    /// A pointer: in the state given to [`Test::holds`] it is the index of the variable it
+    /// points to, [`NULL`] for NULL, [`WILD`] for any other address.
+    Ptr,
+}
+
+/// A pointer slot's value for NULL.
+pub(crate) const NULL: i64 = -1;
+/// A pointer slot's value for an address that is no variable of the instance.
+pub(crate) const WILD: i64 = -2;
+
+/// Where a final-state value comes from.
+#[derive(Clone, Copy)]
+pub(crate) enum Source {
+    /// Register `index` of thread `thread`'s `out` array.
+    Reg { thread: usize, index: usize },
+    /// The final value of shared variable number `.0`.
+    Var(usize),
+}
+
+/// One value of the final state: every register and variable that the clause or the test's
+/// `locations [...]` names, in order of first mention.
+pub(crate) struct Slot {
+    /// As herd prints it: `0:r0` for a register, `x` for a variable.
+    pub(crate) name: &'static str,
+    pub(crate) kind: SlotKind,
+    pub(crate) source: Source,
+}
+
+/// The final-state clause's quantifier.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Quantifier {
+    /// `exists P`.
+    Exists,
+    /// `~exists P`: P must never hold.
+    NotExists,
+    /// `forall P`: P must always hold.
+    Forall,
+}
+
+/// A litmus thread's body: runs once on `m`, stores its registers into `out` (integers as
+/// themselves, pointers as addresses cast to `i64`).
+pub(crate) type ThreadFn = fn(m: &Instance<'_>, out: &mut [i64]);
+
+/// One translated litmus test.
+pub(crate) struct Test {
+    /// The test's name (its first line, after `C`).
+    pub(crate) name: &'static str,
+    /// `Result:` in its header comment; `None` when it has none (the quantifier then decides:
+    /// `exists` passes either way, `~exists` and `forall` fail when violated).
+    pub(crate) expect: Option<Expect>,
+    pub(crate) quantifier: Quantifier,
+    /// The clause as written in the test, for the report.
+    pub(crate) clause: &'static str,
+    pub(crate) vars: &'static [Var],
+    /// One function per litmus thread, P0 first.
+    pub(crate) threads: &'static [ThreadFn],
+    /// The number of `out` registers of each thread.
+    pub(crate) regs: &'static [usize],
+    pub(crate) slots: &'static [Slot],
+    /// The clause's proposition P (not its negation), on the final state: one value per slot.
+    pub(crate) holds: fn(state: &[i64]) -> bool,
+}
+
+/// A test-and-set spinlock built on the library, with the LKMM semantics of `spin_lock()`
+/// (an ACQUIRE) and `spin_unlock()` (a RELEASE), as the kernel's qspinlock has.
+#[repr(transparent)]
+pub(crate) struct Lock(AtomicI32);
+
+impl Lock {
+    /// `spin_lock()`.
+    #[inline(always)]
+    pub(crate) fn lock(&self) {
+        while self.0.cmpxchg_acquire(0, 1) != 0 {
+            while self.0.read() != 0 {
+                core::hint::spin_loop();
+            }
+        }
+    }
+
+    /// `spin_trylock()`: whether the lock was taken.
+    #[inline(always)]
+    pub(crate) fn trylock(&self) -> bool {
+        self.0.cmpxchg_acquire(0, 1) == 0
+    }
+
+    /// `spin_unlock()`.
+    #[inline(always)]
+    pub(crate) fn unlock(&self) {
+        self.0.set_release(0);
+    }
+
+    /// `spin_is_locked()`: a plain `READ_ONCE()` of the lock word, as in C.
+    #[inline(always)]
+    pub(crate) fn is_locked(&self) -> bool {
+        self.0.read() != 0
+    }
+}
+
+/// Most shared variables of one test.
+pub(crate) const MAX_VARS: usize = 8;
+/// Most instances of a test run at once (the `batch` parameter's limit).
+pub(crate) const MAX_BATCH: usize = 512;
+
+/// The shared variables of every instance of the running test, struct-of-arrays as klitmus7
+/// lays them out: `INTS[v][i]` is `int` variable `v` of instance `i`, so the variables of one
+/// instance are on different cache lines, and one variable of neighbouring instances shares one.
+///
+/// Only one test runs at a time; between batches the runner's thread 0 reads and resets them
+/// while the other threads wait (see `runner.rs`).
+static INTS: [[AtomicI32; MAX_BATCH]; MAX_VARS] =
+    [const { [const { AtomicI32::new(0) }; MAX_BATCH] }; MAX_VARS];
+static PTRS: [[AtomicUsize; MAX_BATCH]; MAX_VARS] =
+    [const { [const { AtomicUsize::new(0) }; MAX_BATCH] }; MAX_VARS];
+static LOCKS: [[Lock; MAX_BATCH]; MAX_VARS] =
+    [const { [const { Lock(AtomicI32::new(0)) }; MAX_BATCH] }; MAX_VARS];
+
+/// Where a wild pointer (see [`Instance::deref`]) reads and writes, instead of at random.
+static WILD_CELL: AtomicI32 = AtomicI32::new(0);
+
+/// One instance of a test's shared variables: what the litmus threads' parameters point to.
+///
+/// # Invariants
+///
+/// `index < MAX_BATCH`.
+#[derive(Clone, Copy)]
+pub(crate) struct Instance<'a> {
+    index: usize,
+    /// Set when a thread dereferences an address that is no `int` variable of any instance.
+    wild: &'a core::sync::atomic::AtomicBool,
+}
+
+impl<'a> Instance<'a> {
+    /// Instance number `index`; `wild` records wild dereferences.
+    pub(crate) fn new(index: usize, wild: &'a core::sync::atomic::AtomicBool) -> Self {
+        assert!(index < MAX_BATCH);
+        // INVARIANT: Checked above.
+        Self { index, wild }
+    }
+
+    /// `int` (or `atomic_t`) variable number `v`.
+    #[inline(always)]
+    pub(crate) fn int(&self, v: usize) -> &'static AtomicI32 {
+        &INTS[v][self.index]
+    }
+
+    /// `int *` variable number `v`: it holds an address (0 is NULL).
+    #[inline(always)]
+    pub(crate) fn ptr(&self, v: usize) -> &'static AtomicUsize {
+        &PTRS[v][self.index]
+    }
+
+    /// `spinlock_t` variable number `v`.
+    #[inline(always)]
+    pub(crate) fn lock(&self, v: usize) -> &'static Lock {
+        &LOCKS[v][self.index]
+    }
+
+    /// The address of `int` variable number `v` (C: `x` where the parameter is `int *x`).
+    #[inline(always)]
+    pub(crate) fn addr(&self, v: usize) -> usize {
+        self.int(v).as_ptr() as usize
+    }
+
+    /// The `int` at address `addr` (C: `*r0`), which must be an `int` variable of some
+    /// instance; any other address reads and writes a dummy and marks the run as wild.
+    ///
+    /// The reference is made from `addr` itself, not looked up, so that the access keeps the
+    /// address dependency on the load that produced `addr` (which `rcu_dereference()` relies
+    /// on); the range check is only a control dependency beside it.
+    #[inline(always)]
+    pub(crate) fn deref(&self, addr: usize) -> &'static AtomicI32 {
+        let base = INTS.as_ptr() as usize;
+        let in_range = addr >= base && addr < base + core::mem::size_of_val(&INTS);
+        if in_range && addr % core::mem::align_of::<AtomicI32>() == 0 {
+            // SAFETY: `addr` is within `INTS`, aligned: it is one of its `'static` cells.
+            unsafe { AtomicI32::from_ptr(addr as *mut i32) }
+        } else {
+            self.wild.store(true, core::sync::atomic::Ordering::Relaxed);
+            &WILD_CELL
+        }
+    }
+
+    /// The index of the variable of this instance that `addr` points to, [`NULL`] for 0,
+    /// [`WILD`] for any other address: how a pointer appears in the final state.
+    pub(crate) fn pointee(&self, vars: &[Var], addr: usize) -> i64 {
+        if addr == 0 {
+            return NULL;
+        }
+        (0..vars.len())
+            .find(|&v| vars[v].kind == VarKind::Int && self.addr(v) == addr)
+            .map_or(WILD, |v| v as i64)
+    }
+
+    /// Sets every variable of this instance to its initial value.
+    pub(crate) fn reset(&self, vars: &[Var]) {
+        for (v, var) in vars.iter().enumerate() {
+            match (var.kind, var.init) {
+                (VarKind::Int, Init::Int(i)) => self.int(v).set(i),
+                (VarKind::Ptr, Init::Int(_)) => self.ptr(v).set(0),
+                (VarKind::Ptr, Init::Addr(w)) => self.ptr(v).set(self.addr(w)),
+                (VarKind::Lock, _) => self.lock(v).0.set(0),
+                (VarKind::Int, Init::Addr(w)) => self.int(v).set(self.addr(w) as i32),
+            }
+        }
+    }
+
+    /// The final value of variable number `v`, as the final state holds it.
+    pub(crate) fn final_value(&self, vars: &[Var], v: usize) -> i64 {
+        match vars[v].kind {
+            VarKind::Int => i64::from(self.int(v).read()),
+            VarKind::Ptr => self.pointee(vars, self.ptr(v).read()),
+            VarKind::Lock => i64::from(self.lock(v).is_locked()),
+        }
+    }
+}
+
+/// `rcu_read_lock()`. The test kernels are built without preemption
+/// (`CONFIG_PREEMPT_NONE`, no `CONFIG_PREEMPT_COUNT`), where C's is `preempt_disable()`, that
+/// is `barrier()`: a reader is a region without a context switch, and a litmus thread never
+/// sleeps inside one.
+#[inline(always)]
+pub(crate) fn rcu_read_lock() {
+    crate::atomic::barrier();
+}
+
+/// `rcu_read_unlock()`: as [`rcu_read_lock`].
+#[inline(always)]
+pub(crate) fn rcu_read_unlock() {
+    crate::atomic::barrier();
+}
+
+/// `synchronize_rcu()`: waits for every reader that started before it.
+pub(crate) fn synchronize_rcu() {
+    // SAFETY: Called from a kthread, which may sleep.
+    unsafe { kernel::bindings::synchronize_rcu() };
+}
+
+#[cfg(CONFIG_PREEMPT_COUNT)]
+compile_error!("rcu_read_lock() here assumes a kernel without CONFIG_PREEMPT_COUNT");
