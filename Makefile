@@ -8,6 +8,7 @@
 #   make test        # everything: host checks, boots of every target, mutation tests
 #   make boot        # the main job: build and boot every target, print the results table
 #   make generate    # regenerate the typed API from scripts/atomic/atomics.tbl
+#   make bench       # benchmarks: results/bench.md and results/bench.svg
 
 ARCH ?= x86_64
 KDIR ?= $(shell scripts/build-kernel $(ARCH))
@@ -35,4 +36,7 @@ generate:
 boot:
 	scripts/run-all
 
-.PHONY: modules clean test boot generate
+bench:
+	scripts/bench
+
+.PHONY: modules clean test boot generate bench
