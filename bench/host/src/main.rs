@@ -108,7 +108,9 @@ fn once(variant: Variant, threads: usize, shared: bool) -> f64 {
 /// Median ns/op over `REPEATS` runs, after one warm-up run.
 fn measure(variant: Variant, threads: usize, shared: bool) -> f64 {
     once(variant, threads, shared);
-    let mut runs: Vec<f64> = (0..REPEATS).map(|_| once(variant, threads, shared)).collect();
+    let mut runs: Vec<f64> = (0..REPEATS)
+        .map(|_| once(variant, threads, shared))
+        .collect();
     runs.sort_by(f64::total_cmp);
     runs[REPEATS / 2]
 }
