@@ -9,6 +9,7 @@
 #   make boot        # the main job: build and boot every target, print the results table
 #   make generate    # regenerate the typed API from scripts/atomic/atomics.tbl
 #   make litmus      # every litmus test >= 10^6 times per target, weakenings, tables
+#   make bench       # benchmarks: results/bench.md and results/bench.svg
 #
 # LITMUS=DIR|FILES chooses the litmus tests the runner (samples/rust_atomic_litmus.rs) runs;
 # default: the kernel's tools/memory-model/litmus-tests and tests/litmus/*.litmus.
@@ -54,4 +55,7 @@ boot:
 litmus:
 	scripts/litmus-run
 
-.PHONY: modules clean test boot generate litmus FORCE
+bench:
+	scripts/bench
+
+.PHONY: modules clean test boot generate litmus bench FORCE

@@ -109,6 +109,10 @@ unsafe impl<A: Primitive> Primitive for Mutant<A> {
             unsafe { A::set(p, <Self::V as super::primitive::Int>::apply(op, old, v)) };
             return old;
         }
+        // Mutant `extra_barrier`: a redundant full barrier before every fetch operation, the
+        // kind of overhead the codegen-parity check (scripts/codegen-parity) must catch.
+        #[cfg(rust_atomic_mutant = "extra_barrier")]
+        super::arch::smp_mb();
         // Mutant `sub_adds`: fetch-sub adds instead of subtracting.
         #[cfg(rust_atomic_mutant = "sub_adds")]
         let op = if op == Rmw::Sub { Rmw::Add } else { op };

@@ -29,7 +29,7 @@
 //! - Outputs are `out`, never `lateout`: they are written while the inputs are still needed by
 //!   the next iteration, so they must not share a register with an input.
 
-use super::super::primitive::{dec_if, Exchange, Int, LoadStore, Order, Primitive, Rmw};
+use super::super::primitive::{Exchange, Int, LoadStore, Order, Primitive, Rmw};
 use core::arch::asm;
 
 /// A compiler barrier, C's `barrier()`: no instruction is emitted.
@@ -111,7 +111,8 @@ macro_rules! impl_load_store {
                     asm!(
                         concat!("ldar", $sfx, " {v", $w, "}, [{p}]"),
                         p = in(reg) p,
-                        v = out(reg) v,
+                        // A load may overwrite its address register, as C's `"=r"` allows.
+                        v = lateout(reg) v,
                         options(nostack, preserves_flags),
                     )
                 };
@@ -191,8 +192,10 @@ macro_rules! ll_sc_rmw {
     }};
 }
 
-/// The LL/SC exchange loop; evaluates to the old value. `$size` is the size suffix of the
+/// The LL/SC exchange loop; evaluates to the old value. (With the LSE atomics configured,
+/// `xchg_alt!` has this loop as its original instructions.) `$size` is the size suffix of the
 /// exclusives (`b` for bytes).
+#[cfg(not(CONFIG_ARM64_LSE_ATOMICS))]
 macro_rules! ll_sc_xchg {
     (
         $t:ty, $w:literal, $size:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal,
@@ -217,6 +220,71 @@ macro_rules! ll_sc_xchg {
         };
         old
     }};
+}
+
+/// Exchange as C's `__XCHG_CASE`: the LL/SC loop, which the kernel's alternatives replace in
+/// place by `swp` (padded with `nop`s to the same length) on a system with the LSE atomics;
+/// evaluates to the old value. `$ldx`, `$stx`, `$mb` are the LL/SC ordering, `$lse` the
+/// `swp` ordering suffix, `$nop` the padding for `$mb`.
+#[cfg(CONFIG_ARM64_LSE_ATOMICS)]
+macro_rules! xchg_alt {
+    (
+        $t:ty, $w:literal, $size:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal,
+        $mb:literal, $lse:literal, $nop:literal
+    ) => {{
+        let old: $t;
+        // The alternatives entry replaces the loop by `swp` of the same ordering, on the
+        // same integer, with the same registers; `.org` checks that the lengths are equal.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
+        unsafe {
+            asm!(
+                "661:",
+                "prfm pstl1strm, [{p}]",
+                concat!("1: ", $ldx, $size, " {old", $w, "}, [{p}]"),
+                concat!($stx, $size, " {tmp:w}, {new", $w, "}, [{p}]"),
+                "cbnz {tmp:w}, 1b",
+                $mb,
+                "662:",
+                ".pushsection .altinstructions, \"a\"",
+                ".word 661b - .",
+                ".word 663f - .",
+                ".hword {cpucap}",
+                ".byte 662b - 661b",
+                ".byte 664f - 663f",
+                ".popsection",
+                ".subsection 1",
+                "663:",
+                ".arch_extension lse",
+                concat!("swp", $lse, $size, " {new", $w, "}, {old", $w, "}, [{p}]"),
+                "nop",
+                "nop",
+                "nop",
+                $nop,
+                "664:",
+                ".org . - (664b - 663b) + (662b - 661b)",
+                ".org . - (662b - 661b) + (664b - 663b)",
+                ".previous",
+                cpucap = const ::kernel::bindings::ARM64_HAS_LSE_ATOMICS,
+                p = in(reg) $p,
+                new = in(reg) $new,
+                old = out(reg) old,
+                tmp = out(reg) _,
+                options(nostack, preserves_flags),
+            )
+        };
+        old
+    }};
+}
+
+/// Without `CONFIG_ARM64_LSE_ATOMICS`, exchange is the LL/SC loop alone.
+#[cfg(not(CONFIG_ARM64_LSE_ATOMICS))]
+macro_rules! xchg_alt {
+    (
+        $t:ty, $w:literal, $size:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal,
+        $mb:literal, $lse:literal, $nop:literal
+    ) => {
+        ll_sc_xchg!($t, $w, $size, $p, $new, $ldx, $stx, $mb)
+    };
 }
 
 /// The LL/SC compare-and-exchange of C's `__CMPXCHG_CASE`; evaluates to the value found.
@@ -398,10 +466,17 @@ macro_rules! impl_exchange {
         unsafe impl Exchange for $m {
             #[inline(always)]
             unsafe fn xchg(p: *mut Self::V, new: Self::V, order: Order) -> Self::V {
-                if system_uses_lse_atomics() {
-                    by_lse_order!(order, lse_ld_op!($t, $w, $size, p, new, "swp"))
-                } else {
-                    by_order!(order, ll_sc_xchg!($t, $w, $size, p, new))
+                match order {
+                    Order::Relaxed => xchg_alt!($t, $w, $size, p, new, "ldxr", "stxr", "", "", ""),
+                    Order::Acquire => {
+                        xchg_alt!($t, $w, $size, p, new, "ldaxr", "stxr", "", "a", "")
+                    }
+                    Order::Release => {
+                        xchg_alt!($t, $w, $size, p, new, "ldxr", "stlxr", "", "l", "")
+                    }
+                    Order::Full => {
+                        xchg_alt!($t, $w, $size, p, new, "ldxr", "stlxr", "dmb ish", "al", "nop")
+                    }
                 }
             }
 
@@ -425,6 +500,19 @@ macro_rules! impl_exchange {
 impl_exchange!(I8: i8, ":w", "b", "uxtb {tmp:w}, {tmp:w}");
 impl_exchange!(I32: i32, ":w", "", "");
 impl_exchange!(I64: i64, "", "", "");
+
+/// The LSE fetch operation for `$op` on `$v` with the ordering of `$order`; evaluates to the
+/// old value.
+macro_rules! lse_fetch {
+    ($t:ty, $w:literal, $p:expr, $op:expr, $v:expr, $order:expr) => {
+        match lse_operand!($op, $v) {
+            ("add", v) => by_lse_order!($order, lse_ld_op!($t, $w, "", $p, v, "ldadd")),
+            ("clr", v) => by_lse_order!($order, lse_ld_op!($t, $w, "", $p, v, "ldclr")),
+            ("set", v) => by_lse_order!($order, lse_ld_op!($t, $w, "", $p, v, "ldset")),
+            (_, v) => by_lse_order!($order, lse_ld_op!($t, $w, "", $p, v, "ldeor")),
+        }
+    };
+}
 
 /// Implements [`Primitive`] for marker `$m` of type `$t`, whose registers take template
 /// modifier `$w`: the LSE instruction when the system has it, the LL/SC loop otherwise.
@@ -450,12 +538,7 @@ macro_rules! impl_primitive {
             #[inline(always)]
             unsafe fn fetch_rmw(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
                 if system_uses_lse_atomics() {
-                    match lse_operand!(op, v) {
-                        ("add", v) => by_lse_order!(order, lse_ld_op!($t, $w, "", p, v, "ldadd")),
-                        ("clr", v) => by_lse_order!(order, lse_ld_op!($t, $w, "", p, v, "ldclr")),
-                        ("set", v) => by_lse_order!(order, lse_ld_op!($t, $w, "", p, v, "ldset")),
-                        (_, v) => by_lse_order!(order, lse_ld_op!($t, $w, "", p, v, "ldeor")),
-                    }
+                    lse_fetch!($t, $w, p, op, v, order)
                 } else {
                     by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, order)).0
                 }
@@ -463,10 +546,10 @@ macro_rules! impl_primitive {
 
             #[inline(always)]
             unsafe fn rmw_return(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
+                // One selection branch, as C's `__lse_ll_sc_body()`: not `fetch_rmw`, which
+                // would add its own.
                 if system_uses_lse_atomics() {
-                    // SAFETY: The caller upholds the contract of `Primitive`.
-                    let old = unsafe { Self::fetch_rmw(p, op, v, order) };
-                    <Self::V as Int>::apply(op, old, v)
+                    <Self::V as Int>::apply(op, lse_fetch!($t, $w, p, op, v, order), v)
                 } else {
                     by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, order)).1
                 }
@@ -489,12 +572,54 @@ impl_primitive!(I32: i32, ":w");
 impl_primitive!(
     I64: i64,
     "",
-    /// C's arm64 `atomic64_dec_if_positive()` tests the flags of `subs` (`b.lt`), which see
-    /// the overflow of `i64::MIN - 1`: it does not store when the value is not positive.
+    /// C's arm64 `atomic64_dec_if_positive()`, its own sequences (`atomic_lse.h`,
+    /// `atomic_ll_sc.h`): `subs` and `b.lt` see the overflow of `i64::MIN - 1`, so it does not
+    /// store when the value is not positive; returns the value minus one either way. Fully
+    /// ordered when it stores (`casal`; `stlxr` and `dmb ish`).
     #[inline(always)]
     unsafe fn dec_if_positive(p: *mut Self::V) -> Self::V {
-        // SAFETY: The caller upholds the contract of `Primitive`.
-        unsafe { dec_if::<Self>(p, |c| c > 0) }
+        let ret: i64;
+        if system_uses_lse_atomics() {
+            // The loop accesses exactly the integer at `p`.
+            // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
+            unsafe {
+                asm!(
+                    ".arch_extension lse",
+                    "1: ldr {tmp}, [{p}]",
+                    "subs {ret}, {tmp}, #1",
+                    "b.lt 2f",
+                    "casal {tmp}, {ret}, [{p}]",
+                    "sub {tmp}, {tmp}, #1",
+                    "sub {tmp}, {tmp}, {ret}",
+                    "cbnz {tmp}, 1b",
+                    "2:",
+                    p = in(reg) p,
+                    ret = out(reg) ret,
+                    tmp = out(reg) _,
+                    options(nostack),
+                )
+            };
+        } else {
+            // The loop accesses exactly the integer at `p`.
+            // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
+            unsafe {
+                asm!(
+                    "prfm pstl1strm, [{p}]",
+                    "1: ldxr {ret}, [{p}]",
+                    "subs {ret}, {ret}, #1",
+                    "b.lt 2f",
+                    "stlxr {tmp:w}, {ret}, [{p}]",
+                    "cbnz {tmp:w}, 1b",
+                    "dmb ish",
+                    "2:",
+                    p = in(reg) p,
+                    ret = out(reg) ret,
+                    tmp = out(reg) _,
+                    options(nostack),
+                )
+            };
+        }
+        ret
     }
 );
 

@@ -160,6 +160,21 @@ macro_rules! locked_rmw {
     };
 }
 
+/// The result of a `set<cc>` instruction, 0 or 1, as a `bool` without testing it again
+/// (`cc != 0` costs a `test` and a `setne`, which C's flag outputs, `CC_SET()`, avoid).
+///
+/// # Safety
+///
+/// `cc` must be 0 or 1, as `set<cc>` writes it.
+#[inline(always)]
+// `cc != 0`, which clippy proposes, is the very `test`/`setne` this function exists to avoid.
+#[allow(clippy::transmute_int_to_bool)]
+unsafe fn byte_to_bool(cc: u8) -> bool {
+    // The caller guarantees 0 or 1, the two valid representations of `bool`.
+    // SAFETY: `bool` has the size of `u8`, and `cc` is a valid `bool`.
+    unsafe { core::mem::transmute::<u8, bool>(cc) }
+}
+
 /// A locked instruction on `*$p` (operand `$v` if given) followed by `set$cc`: whether the
 /// condition held on the result.
 macro_rules! locked_rmw_cc {
@@ -176,7 +191,8 @@ macro_rules! locked_rmw_cc {
                 options(att_syntax, nostack),
             )
         };
-        cc != 0
+        // SAFETY: `set<cc>` writes 0 or 1.
+        unsafe { byte_to_bool(cc) }
     }};
     ($p:expr, $v:expr, $insn:expr, $w:literal, $cc:literal) => {{
         let cc: u8;
@@ -192,7 +208,8 @@ macro_rules! locked_rmw_cc {
                 options(att_syntax, nostack),
             )
         };
-        cc != 0
+        // SAFETY: `set<cc>` writes 0 or 1.
+        unsafe { byte_to_bool(cc) }
     }};
 }
 
@@ -239,6 +256,37 @@ macro_rules! impl_exchange {
                     )
                 };
                 old
+            }
+
+            #[inline(always)]
+            unsafe fn try_cmpxchg(
+                p: *mut Self::V,
+                old: &mut Self::V,
+                new: Self::V,
+                _order: Order,
+            ) -> bool {
+                let mut found = *old;
+                let stored: u8;
+                // Like C's `arch_try_cmpxchg()`, the result is the flag `cmpxchg` sets, not a
+                // comparison of the values.
+                // `cmpxchg` accesses exactly the integer at `p`.
+                // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
+                unsafe {
+                    asm!(
+                        lock_prefixed!("cmpxchg", $s, " {new", $w, "}, ({p})"),
+                        "sete {stored}",
+                        p = in(reg) p,
+                        new = in($class) new,
+                        stored = out(reg_byte) stored,
+                        inout($acc) found,
+                        options(att_syntax, nostack),
+                    )
+                };
+                // On success `found` is `*old` already: storing it unconditionally spares a
+                // branch.
+                *old = found;
+                // SAFETY: `sete` writes 0 or 1.
+                unsafe { byte_to_bool(stored) }
             }
         }
     };
@@ -326,6 +374,33 @@ macro_rules! impl_primitive {
             #[inline(always)]
             unsafe fn add_negative(p: *mut Self::V, v: Self::V, _order: Order) -> bool {
                 locked_rmw_cc!(p, v, concat!("add", $s), $w, "s")
+            }
+
+            #[inline(always)]
+            unsafe fn dec_if_positive(p: *mut Self::V) -> Self::V {
+                let dec: Self::V;
+                // C's generic `atomic_dec_if_positive()` loop, in one block so that its
+                // branches test the flags `dec` and `cmpxchg` set, as C's flag outputs let C
+                // do: the value minus one, returned whether or not it is stored.
+                // The loop accesses exactly the integer at `p`.
+                // SAFETY: The caller guarantees that `p` is valid, aligned and atomic.
+                unsafe {
+                    asm!(
+                        concat!("mov", $s, " ({p}), %", $acc),
+                        "672:",
+                        concat!("mov", $s, " %", $acc, ", {dec", $w, "}"),
+                        concat!("dec", $s, " {dec", $w, "}"),
+                        "js 673f",
+                        lock_prefixed!("cmpxchg", $s, " {dec", $w, "}, ({p})"),
+                        "jne 672b",
+                        "673:",
+                        p = in(reg) p,
+                        dec = out(reg) dec,
+                        out($acc) _,
+                        options(att_syntax, nostack),
+                    )
+                };
+                dec
             }
         }
     };
