@@ -48,6 +48,11 @@ static int hammer_fn(void *unused)
 	return 0;
 }
 
+/* Called from Rust (rust_atomic_mixed.rs declares them): no header, so declared here. */
+int rust_atomic_c_hammer_start(int threads, int iterations, const atomic_t *go);
+int rust_atomic_c_hammer_finished(void);
+void rust_atomic_c_hammer_stop(void);
+
 /*
  * Creates @threads C kthreads, one per CPU in turn, that each add 1 to rust_atomic_c_shared32
  * and 3 to rust_atomic_c_shared64, @iterations times, once *@go is non-zero. Returns 0 or
