@@ -109,6 +109,30 @@ class VerdictTest(unittest.TestCase):
         finally:
             os.unlink(m.name)
 
+    def test_unobservable_weakening_needs_its_evidence(self):
+        """`or-unobservable`: the case fails, or is skipped with a 'not observable' line."""
+        with tempfile.NamedTemporaryFile('w', suffix='.mutants', delete=False) as m:
+            m.write('rust_atomic_kthreads weak fetch_add_relaxed_no_lost_update or-unobservable\n')
+        case = '    ok 2 fetch_add_relaxed_no_lost_update'
+        skipped = f'{case} # SKIP weakening not observable on this target'
+        said = ('    # fetch_add_relaxed_no_lost_update: the weakening is not observable on this '
+                'target: 1000 iterations, none forbidden\n')
+        log = GOOD.replace('rust_atomic_kthreads', 'rust_atomic_kthreads_mutant_weak')
+        try:
+            rc, out, _ = run(log.replace(case, skipped), '--mutants', m.name)
+            self.assertEqual(rc, 1, 'a skip without its evidence must fail:\n' + out)
+            rc, out, _ = run(log, '--mutants', m.name)
+            self.assertEqual(rc, 1, 'a weakening that passes silently must fail:\n' + out)
+            evidence = log.replace(case, said[:-1] + '\n[    1.166901] ' + skipped)
+            rc, out, _ = run(evidence, '--mutants', m.name)
+            self.assertEqual(rc, 0, out)
+            self.assertIn('NOTE', out)
+            caught = log.replace(case, '    not ok 2 fetch_add_relaxed_no_lost_update')
+            rc, out, _ = run(caught, '--mutants', m.name)
+            self.assertEqual(rc, 0, out)
+        finally:
+            os.unlink(m.name)
+
     @unittest.skipUnless(KUNIT_DIR, 'KUNIT_DIR (the kernel\'s tools/testing/kunit) not set')
     def test_kunit_py_agrees_with_good_log(self):
         rc, out, summary = run(GOOD, '--kunit-dir', KUNIT_DIR)
