@@ -37,8 +37,10 @@ module! {
 
 /// The KTAP suite name: the crate's, which is also the module's (a mutant's is its own).
 const SUITE: &str = module_path!();
-/// Rounds per thread, in each language.
-const ITERATIONS: i32 = 200_000;
+/// Rounds per thread, in each language: enough that the threads overlap for a long time (about a
+/// second of emulated time) even when the host runs the guest's CPUs one after another in
+/// millisecond slices; a shorter run let a lossy add go unnoticed on a loaded host.
+const ITERATIONS: i32 = 2_000_000;
 
 extern "C" {
     static mut rust_atomic_c_shared32: bindings::atomic_t;
