@@ -598,7 +598,7 @@ impl AtomicI32 {
     pub fn inc_return(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Add, 1, Order::Full) }
+        unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Full) }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -619,7 +619,7 @@ impl AtomicI32 {
     pub fn inc_return_acquire(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Add, 1, Order::Acquire) }
+        unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Acquire) }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -639,7 +639,7 @@ impl AtomicI32 {
     pub fn inc_return_release(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Add, 1, Order::Release) }
+        unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Release) }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -659,7 +659,7 @@ impl AtomicI32 {
     pub fn inc_return_relaxed(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Add, 1, Order::Relaxed) }
+        unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Relaxed) }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -679,7 +679,7 @@ impl AtomicI32 {
     pub fn fetch_inc(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Add, 1, Order::Full) }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Full) }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -700,7 +700,7 @@ impl AtomicI32 {
     pub fn fetch_inc_acquire(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Add, 1, Order::Acquire) }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Acquire) }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -720,7 +720,7 @@ impl AtomicI32 {
     pub fn fetch_inc_release(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Add, 1, Order::Release) }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Release) }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -740,7 +740,7 @@ impl AtomicI32 {
     pub fn fetch_inc_relaxed(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Add, 1, Order::Relaxed) }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) }
     }
 
     /// Atomically subtracts one from the value; returns nothing and orders nothing.
@@ -780,7 +780,7 @@ impl AtomicI32 {
     pub fn dec_return(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Sub, 1, Order::Full) }
+        unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Full) }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -801,7 +801,7 @@ impl AtomicI32 {
     pub fn dec_return_acquire(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Sub, 1, Order::Acquire) }
+        unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Acquire) }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -821,7 +821,7 @@ impl AtomicI32 {
     pub fn dec_return_release(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Sub, 1, Order::Release) }
+        unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Release) }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -841,7 +841,7 @@ impl AtomicI32 {
     pub fn dec_return_relaxed(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Sub, 1, Order::Relaxed) }
+        unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Relaxed) }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -861,7 +861,7 @@ impl AtomicI32 {
     pub fn fetch_dec(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Sub, 1, Order::Full) }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Full) }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -882,7 +882,7 @@ impl AtomicI32 {
     pub fn fetch_dec_acquire(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Sub, 1, Order::Acquire) }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -902,7 +902,7 @@ impl AtomicI32 {
     pub fn fetch_dec_release(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Sub, 1, Order::Release) }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Release) }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -922,7 +922,7 @@ impl AtomicI32 {
     pub fn fetch_dec_relaxed(&self) -> i32 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Sub, 1, Order::Relaxed) }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) }
     }
 
     /// Atomically stores the bitwise AND of the value and `i`; returns nothing and orders nothing.
@@ -2486,7 +2486,7 @@ impl AtomicI64 {
     pub fn inc_return(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Full) }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Full) }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -2507,7 +2507,7 @@ impl AtomicI64 {
     pub fn inc_return_acquire(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Acquire) }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Acquire) }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -2528,7 +2528,7 @@ impl AtomicI64 {
     pub fn inc_return_release(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Release) }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Release) }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -2548,7 +2548,7 @@ impl AtomicI64 {
     pub fn inc_return_relaxed(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Relaxed) }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Relaxed) }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -2568,7 +2568,7 @@ impl AtomicI64 {
     pub fn fetch_inc(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Full) }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Full) }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -2589,7 +2589,7 @@ impl AtomicI64 {
     pub fn fetch_inc_acquire(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Acquire) }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Acquire) }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -2609,7 +2609,7 @@ impl AtomicI64 {
     pub fn fetch_inc_release(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Release) }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Release) }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -2629,7 +2629,7 @@ impl AtomicI64 {
     pub fn fetch_inc_relaxed(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Relaxed) }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) }
     }
 
     /// Atomically subtracts one from the value; returns nothing and orders nothing.
@@ -2669,7 +2669,7 @@ impl AtomicI64 {
     pub fn dec_return(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Full) }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Full) }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -2690,7 +2690,7 @@ impl AtomicI64 {
     pub fn dec_return_acquire(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Acquire) }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Acquire) }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -2711,7 +2711,7 @@ impl AtomicI64 {
     pub fn dec_return_release(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Release) }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Release) }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -2731,7 +2731,7 @@ impl AtomicI64 {
     pub fn dec_return_relaxed(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Relaxed) }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Relaxed) }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -2751,7 +2751,7 @@ impl AtomicI64 {
     pub fn fetch_dec(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Full) }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Full) }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -2772,7 +2772,7 @@ impl AtomicI64 {
     pub fn fetch_dec_acquire(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Acquire) }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -2792,7 +2792,7 @@ impl AtomicI64 {
     pub fn fetch_dec_release(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Release) }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Release) }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -2812,7 +2812,7 @@ impl AtomicI64 {
     pub fn fetch_dec_relaxed(&self) -> i64 {
         let p = self.0.get();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Relaxed) }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) }
     }
 
     /// Atomically stores the bitwise AND of the value and `i`; returns nothing and orders nothing.
@@ -4379,7 +4379,7 @@ impl AtomicIsize {
     pub fn inc_return(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Full) as isize }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Full) as isize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -4400,7 +4400,7 @@ impl AtomicIsize {
     pub fn inc_return_acquire(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Acquire) as isize }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Acquire) as isize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -4421,7 +4421,7 @@ impl AtomicIsize {
     pub fn inc_return_release(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Release) as isize }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Release) as isize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -4441,7 +4441,7 @@ impl AtomicIsize {
     pub fn inc_return_relaxed(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Relaxed) as isize }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Relaxed) as isize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -4461,7 +4461,7 @@ impl AtomicIsize {
     pub fn fetch_inc(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Full) as isize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Full) as isize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -4482,7 +4482,7 @@ impl AtomicIsize {
     pub fn fetch_inc_acquire(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Acquire) as isize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as isize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -4503,7 +4503,7 @@ impl AtomicIsize {
     pub fn fetch_inc_release(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Release) as isize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Release) as isize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -4523,7 +4523,7 @@ impl AtomicIsize {
     pub fn fetch_inc_relaxed(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Relaxed) as isize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as isize }
     }
 
     /// Atomically subtracts one from the value; returns nothing and orders nothing.
@@ -4563,7 +4563,7 @@ impl AtomicIsize {
     pub fn dec_return(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Full) as isize }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Full) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -4584,7 +4584,7 @@ impl AtomicIsize {
     pub fn dec_return_acquire(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Acquire) as isize }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Acquire) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -4605,7 +4605,7 @@ impl AtomicIsize {
     pub fn dec_return_release(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Release) as isize }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Release) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -4625,7 +4625,7 @@ impl AtomicIsize {
     pub fn dec_return_relaxed(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Relaxed) as isize }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -4645,7 +4645,7 @@ impl AtomicIsize {
     pub fn fetch_dec(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Full) as isize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Full) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -4666,7 +4666,7 @@ impl AtomicIsize {
     pub fn fetch_dec_acquire(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Acquire) as isize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -4687,7 +4687,7 @@ impl AtomicIsize {
     pub fn fetch_dec_release(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Release) as isize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Release) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -4707,7 +4707,7 @@ impl AtomicIsize {
     pub fn fetch_dec_relaxed(&self) -> isize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Relaxed) as isize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as isize }
     }
 
     /// Atomically stores the bitwise AND of the value and `i`; returns nothing and orders nothing.
@@ -6286,7 +6286,7 @@ impl AtomicU32 {
     pub fn inc_return(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Add, 1, Order::Full) as u32 }
+        unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Full) as u32 }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -6307,7 +6307,7 @@ impl AtomicU32 {
     pub fn inc_return_acquire(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Add, 1, Order::Acquire) as u32 }
+        unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Acquire) as u32 }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -6327,7 +6327,7 @@ impl AtomicU32 {
     pub fn inc_return_release(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Add, 1, Order::Release) as u32 }
+        unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Release) as u32 }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -6347,7 +6347,7 @@ impl AtomicU32 {
     pub fn inc_return_relaxed(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Add, 1, Order::Relaxed) as u32 }
+        unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Relaxed) as u32 }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -6367,7 +6367,7 @@ impl AtomicU32 {
     pub fn fetch_inc(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Add, 1, Order::Full) as u32 }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Full) as u32 }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -6388,7 +6388,7 @@ impl AtomicU32 {
     pub fn fetch_inc_acquire(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Add, 1, Order::Acquire) as u32 }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as u32 }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -6408,7 +6408,7 @@ impl AtomicU32 {
     pub fn fetch_inc_release(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Add, 1, Order::Release) as u32 }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Release) as u32 }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -6428,7 +6428,7 @@ impl AtomicU32 {
     pub fn fetch_inc_relaxed(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Add, 1, Order::Relaxed) as u32 }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as u32 }
     }
 
     /// Atomically subtracts one from the value; returns nothing and orders nothing.
@@ -6468,7 +6468,7 @@ impl AtomicU32 {
     pub fn dec_return(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Sub, 1, Order::Full) as u32 }
+        unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Full) as u32 }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -6489,7 +6489,7 @@ impl AtomicU32 {
     pub fn dec_return_acquire(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Sub, 1, Order::Acquire) as u32 }
+        unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Acquire) as u32 }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -6509,7 +6509,7 @@ impl AtomicU32 {
     pub fn dec_return_release(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Sub, 1, Order::Release) as u32 }
+        unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Release) as u32 }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -6529,7 +6529,7 @@ impl AtomicU32 {
     pub fn dec_return_relaxed(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::rmw_return(p, Rmw::Sub, 1, Order::Relaxed) as u32 }
+        unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as u32 }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -6549,7 +6549,7 @@ impl AtomicU32 {
     pub fn fetch_dec(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Sub, 1, Order::Full) as u32 }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Full) as u32 }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -6570,7 +6570,7 @@ impl AtomicU32 {
     pub fn fetch_dec_acquire(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Sub, 1, Order::Acquire) as u32 }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as u32 }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -6590,7 +6590,7 @@ impl AtomicU32 {
     pub fn fetch_dec_release(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Sub, 1, Order::Release) as u32 }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Release) as u32 }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -6610,7 +6610,7 @@ impl AtomicU32 {
     pub fn fetch_dec_relaxed(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I32::fetch_rmw(p, Rmw::Sub, 1, Order::Relaxed) as u32 }
+        unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as u32 }
     }
 
     /// Atomically stores the bitwise AND of the value and `i`; returns nothing and orders nothing.
@@ -8029,7 +8029,7 @@ impl AtomicU64 {
     pub fn inc_return(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Full) as u64 }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Full) as u64 }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -8050,7 +8050,7 @@ impl AtomicU64 {
     pub fn inc_return_acquire(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Acquire) as u64 }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Acquire) as u64 }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -8071,7 +8071,7 @@ impl AtomicU64 {
     pub fn inc_return_release(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Release) as u64 }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Release) as u64 }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -8091,7 +8091,7 @@ impl AtomicU64 {
     pub fn inc_return_relaxed(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Relaxed) as u64 }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Relaxed) as u64 }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -8111,7 +8111,7 @@ impl AtomicU64 {
     pub fn fetch_inc(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Full) as u64 }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Full) as u64 }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -8132,7 +8132,7 @@ impl AtomicU64 {
     pub fn fetch_inc_acquire(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Acquire) as u64 }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as u64 }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -8152,7 +8152,7 @@ impl AtomicU64 {
     pub fn fetch_inc_release(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Release) as u64 }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Release) as u64 }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -8172,7 +8172,7 @@ impl AtomicU64 {
     pub fn fetch_inc_relaxed(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Relaxed) as u64 }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as u64 }
     }
 
     /// Atomically subtracts one from the value; returns nothing and orders nothing.
@@ -8212,7 +8212,7 @@ impl AtomicU64 {
     pub fn dec_return(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Full) as u64 }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Full) as u64 }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -8233,7 +8233,7 @@ impl AtomicU64 {
     pub fn dec_return_acquire(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Acquire) as u64 }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Acquire) as u64 }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -8254,7 +8254,7 @@ impl AtomicU64 {
     pub fn dec_return_release(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Release) as u64 }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Release) as u64 }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -8274,7 +8274,7 @@ impl AtomicU64 {
     pub fn dec_return_relaxed(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Relaxed) as u64 }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as u64 }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -8294,7 +8294,7 @@ impl AtomicU64 {
     pub fn fetch_dec(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Full) as u64 }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Full) as u64 }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -8315,7 +8315,7 @@ impl AtomicU64 {
     pub fn fetch_dec_acquire(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Acquire) as u64 }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as u64 }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -8335,7 +8335,7 @@ impl AtomicU64 {
     pub fn fetch_dec_release(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Release) as u64 }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Release) as u64 }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -8355,7 +8355,7 @@ impl AtomicU64 {
     pub fn fetch_dec_relaxed(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Relaxed) as u64 }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as u64 }
     }
 
     /// Atomically stores the bitwise AND of the value and `i`; returns nothing and orders nothing.
@@ -9778,7 +9778,7 @@ impl AtomicUsize {
     pub fn inc_return(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Full) as usize }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Full) as usize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -9799,7 +9799,7 @@ impl AtomicUsize {
     pub fn inc_return_acquire(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Acquire) as usize }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Acquire) as usize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -9820,7 +9820,7 @@ impl AtomicUsize {
     pub fn inc_return_release(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Release) as usize }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Release) as usize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -9840,7 +9840,7 @@ impl AtomicUsize {
     pub fn inc_return_relaxed(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, 1, Order::Relaxed) as usize }
+        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Relaxed) as usize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -9860,7 +9860,7 @@ impl AtomicUsize {
     pub fn fetch_inc(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Full) as usize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Full) as usize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -9881,7 +9881,7 @@ impl AtomicUsize {
     pub fn fetch_inc_acquire(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Acquire) as usize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as usize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -9902,7 +9902,7 @@ impl AtomicUsize {
     pub fn fetch_inc_release(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Release) as usize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Release) as usize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -9922,7 +9922,7 @@ impl AtomicUsize {
     pub fn fetch_inc_relaxed(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, 1, Order::Relaxed) as usize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as usize }
     }
 
     /// Atomically subtracts one from the value; returns nothing and orders nothing.
@@ -9962,7 +9962,7 @@ impl AtomicUsize {
     pub fn dec_return(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Full) as usize }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Full) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -9983,7 +9983,7 @@ impl AtomicUsize {
     pub fn dec_return_acquire(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Acquire) as usize }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Acquire) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -10004,7 +10004,7 @@ impl AtomicUsize {
     pub fn dec_return_release(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Release) as usize }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Release) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -10024,7 +10024,7 @@ impl AtomicUsize {
     pub fn dec_return_relaxed(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, 1, Order::Relaxed) as usize }
+        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -10044,7 +10044,7 @@ impl AtomicUsize {
     pub fn fetch_dec(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Full) as usize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Full) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -10065,7 +10065,7 @@ impl AtomicUsize {
     pub fn fetch_dec_acquire(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Acquire) as usize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -10086,7 +10086,7 @@ impl AtomicUsize {
     pub fn fetch_dec_release(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Release) as usize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Release) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -10106,7 +10106,7 @@ impl AtomicUsize {
     pub fn fetch_dec_relaxed(&self) -> usize {
         let p = self.0.get().cast::<i64>();
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, 1, Order::Relaxed) as usize }
+        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as usize }
     }
 
     /// Atomically stores the bitwise AND of the value and `i`; returns nothing and orders nothing.

@@ -127,6 +127,21 @@ unsafe impl<A: Primitive> Primitive for Mutant<A> {
     }
 
     #[inline(always)]
+    unsafe fn rmw_one(p: *mut Self::V, op: Rmw) {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::rmw_one(p, op) }
+    }
+
+    // `fetch_rmw_one` keeps its default, `fetch_rmw` of one: the mutants of `fetch_rmw` above
+    // reach `fetch_inc` and `fetch_dec` too.
+
+    #[inline(always)]
+    unsafe fn rmw_return_one(p: *mut Self::V, op: Rmw, order: Order) -> Self::V {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::rmw_return_one(p, op, order) }
+    }
+
+    #[inline(always)]
     unsafe fn inc(p: *mut Self::V) {
         // SAFETY: The caller upholds the contract, which `A` shares.
         unsafe { A::inc(p) }

@@ -191,6 +191,32 @@ pub(crate) unsafe trait Primitive: Exchange<V: Int> {
     /// See the trait documentation.
     unsafe fn fetch_rmw(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V;
 
+    /// [`Primitive::rmw`] of the constant one: what `atomic_inc()` and `atomic_dec()` do.
+    /// The `*_one` methods let an architecture whose instructions take an immediate use it
+    /// where C's compiler does (arm64's LL/SC `add #1`, C's constraint `"I"`): `asm!` has no
+    /// immediate-or-register operand, and a register operand costs a `mov` per call.
+    ///
+    /// # Safety
+    ///
+    /// See the trait documentation.
+    #[inline(always)]
+    unsafe fn rmw_one(p: *mut Self::V, op: Rmw) {
+        // SAFETY: The caller upholds the trait's contract.
+        unsafe { Self::rmw(p, op, Self::V::ONE) }
+    }
+
+    /// [`Primitive::fetch_rmw`] of the constant one (`atomic_fetch_{inc,dec}*()`); see
+    /// [`Primitive::rmw_one`].
+    ///
+    /// # Safety
+    ///
+    /// See the trait documentation.
+    #[inline(always)]
+    unsafe fn fetch_rmw_one(p: *mut Self::V, op: Rmw, order: Order) -> Self::V {
+        // SAFETY: The caller upholds the trait's contract.
+        unsafe { Self::fetch_rmw(p, op, Self::V::ONE, order) }
+    }
+
     /// `atomic_inc()`: no return value, no ordering.
     ///
     /// # Safety
@@ -199,7 +225,7 @@ pub(crate) unsafe trait Primitive: Exchange<V: Int> {
     #[inline(always)]
     unsafe fn inc(p: *mut Self::V) {
         // SAFETY: The caller upholds the trait's contract.
-        unsafe { Self::rmw(p, Rmw::Add, Self::V::ONE) }
+        unsafe { Self::rmw_one(p, Rmw::Add) }
     }
 
     /// `atomic_dec()`: no return value, no ordering.
@@ -210,7 +236,7 @@ pub(crate) unsafe trait Primitive: Exchange<V: Int> {
     #[inline(always)]
     unsafe fn dec(p: *mut Self::V) {
         // SAFETY: The caller upholds the trait's contract.
-        unsafe { Self::rmw(p, Rmw::Sub, Self::V::ONE) }
+        unsafe { Self::rmw_one(p, Rmw::Sub) }
     }
 
     /// `atomic_<op>_return{,_acquire,_release,_relaxed}()` for `Add` and `Sub`: returns the
@@ -223,6 +249,18 @@ pub(crate) unsafe trait Primitive: Exchange<V: Int> {
     unsafe fn rmw_return(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
         // SAFETY: The caller upholds the trait's contract.
         Self::V::apply(op, unsafe { Self::fetch_rmw(p, op, v, order) }, v)
+    }
+
+    /// [`Primitive::rmw_return`] of the constant one (`atomic_{inc,dec}_return*()`); see
+    /// [`Primitive::rmw_one`].
+    ///
+    /// # Safety
+    ///
+    /// See the trait documentation.
+    #[inline(always)]
+    unsafe fn rmw_return_one(p: *mut Self::V, op: Rmw, order: Order) -> Self::V {
+        // SAFETY: The caller upholds the trait's contract.
+        unsafe { Self::rmw_return(p, op, Self::V::ONE, order) }
     }
 
     /// `atomic_sub_and_test()`: fully ordered; whether the result is zero.
@@ -244,7 +282,7 @@ pub(crate) unsafe trait Primitive: Exchange<V: Int> {
     #[inline(always)]
     unsafe fn dec_and_test(p: *mut Self::V) -> bool {
         // SAFETY: The caller upholds the trait's contract.
-        unsafe { Self::sub_and_test(p, Self::V::ONE) }
+        unsafe { Self::rmw_return_one(p, Rmw::Sub, Order::Full) == Self::V::ZERO }
     }
 
     /// `atomic_inc_and_test()`: fully ordered; whether the result is zero.
@@ -255,7 +293,7 @@ pub(crate) unsafe trait Primitive: Exchange<V: Int> {
     #[inline(always)]
     unsafe fn inc_and_test(p: *mut Self::V) -> bool {
         // SAFETY: The caller upholds the trait's contract.
-        unsafe { Self::rmw_return(p, Rmw::Add, Self::V::ONE, Order::Full) == Self::V::ZERO }
+        unsafe { Self::rmw_return_one(p, Rmw::Add, Order::Full) == Self::V::ZERO }
     }
 
     /// `atomic_dec_if_positive()`: decrements unless the result would be negative; returns

@@ -21,6 +21,9 @@
 //!   every iteration and make the loop livelock (Arm ARM, B2.9.5 "Load-Exclusive and
 //!   Store-Exclusive instruction usage restrictions").
 //! - `prfm pstl1strm` first, as C does, to fetch the line for writing rather than reading.
+//! - The constant one of `inc` and `dec` (the `*_one` primitives) is the immediate `#1` of the
+//!   LL/SC loop's `add`/`sub`, as C's compiler makes it (constraint `"I"`); the LSE
+//!   instructions take registers only, so there it is a `mov`, as in C.
 //! - Loads and stores are volatile accesses, as C's `READ_ONCE()`/`WRITE_ONCE()` (aligned
 //!   accesses up to 8 bytes are single-copy atomic, Arm ARM B2.2.1); `smp_load_acquire()` is
 //!   `ldar`, `smp_store_release()` is `stlr`, as in C's `arch/arm64/include/asm/barrier.h`.
@@ -164,10 +167,13 @@ macro_rules! by_rmw {
 }
 
 /// The LL/SC loop `old = *p; new = old INSN v; *p = new`, retried until the store-exclusive
-/// succeeds; evaluates to `(old, new)`.
+/// succeeds; evaluates to `(old, new)`. The operand `v` is `(reg $v)`, a register holding
+/// `$v`, or `one`, the immediate `#1` in the instruction: C's LL/SC `add` takes a constant as
+/// an immediate (constraint `"I"`), and `asm!` has no immediate-or-register operand.
 macro_rules! ll_sc_rmw {
     (
-        $t:ty, $w:literal, $p:expr, $v:expr, $insn:literal, $ldx:literal, $stx:literal, $mb:literal
+        @asm $t:ty, $w:literal, $p:expr, [$($v_text:literal),+], [$($v_operand:tt)+],
+        $insn:literal, $ldx:literal, $stx:literal, $mb:literal
     ) => {{
         let (old, new): ($t, $t);
         // The loop accesses exactly the integer at `$p`.
@@ -176,12 +182,12 @@ macro_rules! ll_sc_rmw {
             asm!(
                 "prfm pstl1strm, [{p}]",
                 concat!("1: ", $ldx, " {old", $w, "}, [{p}]"),
-                concat!($insn, " {new", $w, "}, {old", $w, "}, {v", $w, "}"),
+                concat!($insn, " {new", $w, "}, {old", $w, "}, ", $($v_text),+),
                 concat!($stx, " {tmp:w}, {new", $w, "}, [{p}]"),
                 "cbnz {tmp:w}, 1b",
                 $mb,
                 p = in(reg) $p,
-                v = in(reg) $v,
+                $($v_operand)+,
                 old = out(reg) old,
                 new = out(reg) new,
                 tmp = out(reg) _,
@@ -190,6 +196,12 @@ macro_rules! ll_sc_rmw {
         };
         (old, new)
     }};
+    ($t:ty, $w:literal, $p:expr, (reg $v:expr), $($rest:tt)*) => {
+        ll_sc_rmw!(@asm $t, $w, $p, ["{v", $w, "}"], [v = in(reg) $v], $($rest)*)
+    };
+    ($t:ty, $w:literal, $p:expr, one, $($rest:tt)*) => {
+        ll_sc_rmw!(@asm $t, $w, $p, ["#{v}"], [v = const 1], $($rest)*)
+    };
 }
 
 /// The LL/SC exchange loop; evaluates to the old value. (With the LSE atomics configured,
@@ -514,46 +526,64 @@ macro_rules! lse_fetch {
     };
 }
 
+/// The read-modify-write methods of [`Primitive`], named `$rmw`, `$fetch` and `$ret`, on
+/// marker type `$t` (template modifier `$w`): the LSE instruction when the system has it, the
+/// LL/SC loop otherwise. They take the operand as parameters `$($param)*`; `$v` is its value
+/// and `$ll_sc_v` its form in the LL/SC loop (see `ll_sc_rmw!`). The LSE instructions have no
+/// immediate form: there the operand is always a register, as in C.
+macro_rules! rmw_methods {
+    (
+        $t:ty, $w:literal, $rmw:ident, $fetch:ident, $ret:ident, [$($param:tt)*], $v:expr,
+        $ll_sc_v:tt
+    ) => {
+        #[inline(always)]
+        unsafe fn $rmw(p: *mut Self::V, op: Rmw $($param)*) {
+            if system_uses_lse_atomics() {
+                match lse_operand!(op, $v) {
+                    ("add", v) => lse_st_op!($w, p, v, "stadd"),
+                    ("clr", v) => lse_st_op!($w, p, v, "stclr"),
+                    ("set", v) => lse_st_op!($w, p, v, "stset"),
+                    (_, v) => lse_st_op!($w, p, v, "steor"),
+                }
+            } else {
+                by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, $ll_sc_v, Order::Relaxed));
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn $fetch(p: *mut Self::V, op: Rmw $($param)*, order: Order) -> Self::V {
+            if system_uses_lse_atomics() {
+                lse_fetch!($t, $w, p, op, $v, order)
+            } else {
+                by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, $ll_sc_v, order)).0
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn $ret(p: *mut Self::V, op: Rmw $($param)*, order: Order) -> Self::V {
+            // One selection branch, as C's `__lse_ll_sc_body()`: not `$fetch`, which would add
+            // its own.
+            if system_uses_lse_atomics() {
+                <Self::V as Int>::apply(op, lse_fetch!($t, $w, p, op, $v, order), $v)
+            } else {
+                by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, $ll_sc_v, order)).1
+            }
+        }
+    };
+}
+
 /// Implements [`Primitive`] for marker `$m` of type `$t`, whose registers take template
-/// modifier `$w`: the LSE instruction when the system has it, the LL/SC loop otherwise.
+/// modifier `$w`: the read-modify-write methods on a register operand, and their `*_one`
+/// forms on the immediate one (`inc`, `dec` and their variants), from one definition.
 macro_rules! impl_primitive {
     ($m:ident: $t:ty, $w:literal $(, $extra:item)*) => {
         // SAFETY: Every operation is C's LSE instruction or C's LL/SC loop with C's exclusives
         // and barriers for its ordering (see the module docs).
         unsafe impl Primitive for $m {
-            #[inline(always)]
-            unsafe fn rmw(p: *mut Self::V, op: Rmw, v: Self::V) {
-                if system_uses_lse_atomics() {
-                    match lse_operand!(op, v) {
-                        ("add", v) => lse_st_op!($w, p, v, "stadd"),
-                        ("clr", v) => lse_st_op!($w, p, v, "stclr"),
-                        ("set", v) => lse_st_op!($w, p, v, "stset"),
-                        (_, v) => lse_st_op!($w, p, v, "steor"),
-                    }
-                } else {
-                    by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, Order::Relaxed));
-                }
-            }
-
-            #[inline(always)]
-            unsafe fn fetch_rmw(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
-                if system_uses_lse_atomics() {
-                    lse_fetch!($t, $w, p, op, v, order)
-                } else {
-                    by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, order)).0
-                }
-            }
-
-            #[inline(always)]
-            unsafe fn rmw_return(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
-                // One selection branch, as C's `__lse_ll_sc_body()`: not `fetch_rmw`, which
-                // would add its own.
-                if system_uses_lse_atomics() {
-                    <Self::V as Int>::apply(op, lse_fetch!($t, $w, p, op, v, order), v)
-                } else {
-                    by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, v, order)).1
-                }
-            }
+            rmw_methods!($t, $w, rmw, fetch_rmw, rmw_return, [, v: Self::V], v, (reg v));
+            rmw_methods!(
+                $t, $w, rmw_one, fetch_rmw_one, rmw_return_one, [], <Self::V as Int>::ONE, one
+            );
 
             $($extra)*
         }
@@ -563,7 +593,7 @@ macro_rules! impl_primitive {
 /// `ll_sc_rmw!` with the exclusives of `$order`, for one instruction `$insn` (last argument,
 /// as `by_rmw!` appends it).
 macro_rules! ll_sc_rmw_by_order {
-    ($t:ty, $w:literal, $p:expr, $v:expr, $order:expr, $insn:literal) => {
+    ($t:ty, $w:literal, $p:expr, $v:tt, $order:expr, $insn:literal) => {
         by_order!($order, ll_sc_rmw!($t, $w, $p, $v, $insn))
     };
 }
