@@ -18,7 +18,8 @@
 //! `ktime_get()`; a figure is the mean ns/op of the threads, and the reported one the median
 //! of `rounds` rounds. Within a round every configuration runs all four variants one after the
 //! other (in an order that rotates from round to round), so the ratios to `c_inline` are
-//! measured side by side, in the same run.
+//! measured side by side, in the same run: the reported ratio is the median of the rounds'
+//! ratios (not the ratio of the medians).
 //!
 //! Output: a KTAP suite with one case per operation x mode x threads x variant, which passes
 //! if every round completed with the exact counter total (no lost update), and one line per
@@ -64,7 +65,7 @@ const MAX_THREADS: usize = 16;
 const MAX_ITERATIONS: i32 = 10_000_000;
 const DEFAULT_ITERATIONS: i32 = 100_000;
 const MAX_ROUNDS: i32 = 99;
-const DEFAULT_ROUNDS: i32 = 7;
+const DEFAULT_ROUNDS: i32 = 11;
 /// A job that takes longer than this has hung: the benchmark stops there.
 const JOB_TIMEOUT_NS: i64 = 120_000_000_000;
 
@@ -489,13 +490,27 @@ impl Results {
     /// The median over the rounds of a configuration, in ps/op.
     fn median(&self, cell: usize) -> Result<u64> {
         let r = self.cfg.rounds;
-        let mut runs = KVec::with_capacity(r, GFP_KERNEL)?;
-        for &v in &self.ps[cell * r..cell * r + r] {
-            runs.push(v, GFP_KERNEL)?;
-        }
-        runs.sort_unstable();
-        Ok(runs[r / 2])
+        median((0..r).map(|round| self.ps[cell * r + round]), r)
     }
+
+    /// The median over the rounds of the ratio of a configuration to `base`, in thousandths:
+    /// each round's ratio compares runs made one right after the other, so a change of the
+    /// host's load between rounds cancels out.
+    fn median_ratio(&self, cell: usize, base: usize) -> Result<u64> {
+        let r = self.cfg.rounds;
+        let ratio = |i: usize| self.ps[cell * r + i] * 1000 / self.ps[base * r + i].max(1);
+        median((0..r).map(ratio), r)
+    }
+}
+
+/// The median of `n` values.
+fn median(values: impl Iterator<Item = u64>, n: usize) -> Result<u64> {
+    let mut sorted = KVec::with_capacity(n, GFP_KERNEL)?;
+    for v in values {
+        sorted.push(v, GFP_KERNEL)?;
+    }
+    sorted.sort_unstable();
+    sorted.get(n / 2).copied().ok_or(EINVAL)
 }
 
 /// Runs `job` and waits for it. Returns ps per operation (mean of the threads) and whether
@@ -576,10 +591,10 @@ fn report(suite: &mut ktap::Suite, results: &Results, completed: bool) -> Result
         for (m, &mode) in MODES.iter().enumerate() {
             for threads in 1..=cfg.threads {
                 let base = results.index(o, m, threads, 1);
-                let base_ps = results.median(base)?.max(1);
                 for (v, &variant) in VARIANTS.iter().enumerate() {
                     let cell = results.index(o, m, threads, v);
                     let ps = results.median(cell)?;
+                    let ratio = results.median_ratio(cell, base)?;
                     if completed {
                         suite.diag(format_args!(
                             "bench op={} mode={} threads={threads} variant={} ns_per_op={} \
@@ -588,7 +603,7 @@ fn report(suite: &mut ktap::Suite, results: &Results, completed: bool) -> Result
                             mode.name(),
                             variant.name(),
                             Milli(ps),
-                            Milli(ps * 1000 / base_ps)
+                            Milli(ratio)
                         ));
                     }
                     suite.case(
