@@ -72,7 +72,12 @@ module_param_i32!(
     DEFAULT_BATCH,
     "Instances per synchronized batch, 1..512 (1: every iteration starts together)"
 );
-module_param_string!(TEST, "test", TEST_NAME_LEN, "Run only the test of this name");
+module_param_string!(
+    TEST,
+    "test",
+    TEST_NAME_LEN,
+    "Run only the test of this name"
+);
 
 /// The validated parameters.
 #[derive(Clone, Copy)]
@@ -88,11 +93,16 @@ impl Config {
         let iterations = ITERATIONS.given().unwrap_or(DEFAULT_ITERATIONS);
         let batch = BATCH.given().unwrap_or(DEFAULT_BATCH);
         if !(1..=MAX_ITERATIONS).contains(&iterations) {
-            pr_err!("iterations={iterations} is invalid: it must be between 1 and {MAX_ITERATIONS}\n");
+            pr_err!(
+                "iterations={iterations} is invalid: it must be between 1 and {MAX_ITERATIONS}\n"
+            );
             return Err(EINVAL);
         }
         if !(1..=harness::MAX_BATCH as i32).contains(&batch) {
-            pr_err!("batch={batch} is invalid: it must be between 1 and {}\n", harness::MAX_BATCH);
+            pr_err!(
+                "batch={batch} is invalid: it must be between 1 and {}\n",
+                harness::MAX_BATCH
+            );
             return Err(EINVAL);
         }
         let only = match TEST.given() {
@@ -177,7 +187,10 @@ unsafe extern "C" fn controller_main(data: *mut c_void) -> c_int {
                 continue;
             }
             Err(e) => {
-                suite.diag(format_args!("{}: cannot start its threads: {e:?}", test.name));
+                suite.diag(format_args!(
+                    "{}: cannot start its threads: {e:?}",
+                    test.name
+                ));
                 false
             }
         };
@@ -188,7 +201,10 @@ unsafe extern "C" fn controller_main(data: *mut c_void) -> c_int {
                 test.name,
                 run.histogram().positive + run.histogram().negative
             ));
-            suite.skip(test.name, format_args!("weakening not observable on this target"));
+            suite.skip(
+                test.name,
+                format_args!("weakening not observable on this target"),
+            );
         } else {
             suite.case(test.name, ok);
         }

@@ -292,7 +292,11 @@ fn report(run: &Run, aborted: bool) {
     let errors = run.errors.load(Ordering::Relaxed);
     // SAFETY: Both sides have been stopped: nothing writes the result cells any more.
     let (producer_ns, consumer_ns, first_error) = unsafe {
-        (*run.producer_ns.get(), *run.consumer_ns.get(), *run.first_error.get())
+        (
+            *run.producer_ns.get(),
+            *run.consumer_ns.get(),
+            *run.first_error.get(),
+        )
     };
     suite.diag(format_args!(
         "atomics: {}; {} records through {} slots",
@@ -305,13 +309,16 @@ fn report(run: &Run, aborted: bool) {
     }
     let ms = (consumer_ns.max(producer_ns) / 1_000_000).max(1) as u64;
     suite.diag(format_args!(
-        "received {received} records, {errors} lost, duplicated, reordered or torn, in {}.{:03} s: {} records/s",
+        "received {received} records, {errors} lost, duplicated, reordered or torn, \
+         in {}.{:03} s: {} records/s",
         ms / 1000,
         ms % 1000,
         received * 1000 / ms
     ));
     if let Some((expected, seen)) = first_error {
-        suite.diag(format_args!("first bad record: expected sequence {expected}, got {seen}"));
+        suite.diag(format_args!(
+            "first bad record: expected sequence {expected}, got {seen}"
+        ));
     }
     let complete = !aborted && received == run.records;
     if cfg!(rust_atomic_mutant) && complete && errors == 0 {
@@ -320,7 +327,10 @@ fn report(run: &Run, aborted: bool) {
             "records_intact: the weakened publish is not observable on this target: \
              {received} records, 0 bad"
         ));
-        suite.skip("records_intact", format_args!("weakening not observable on this target"));
+        suite.skip(
+            "records_intact",
+            format_args!("weakening not observable on this target"),
+        );
     } else if aborted && errors == 0 {
         suite.skip("records_intact", format_args!("aborted by module unload"));
     } else {

@@ -176,7 +176,9 @@ impl<const N: usize> ParamStr<N> {
         // SAFETY: By the type invariant nothing writes the storage any more.
         let buf = unsafe { &*self.buf.get() };
         let len = buf.iter().position(|&b| b == 0).unwrap_or(N);
-        core::str::from_utf8(&buf[..len]).ok().filter(|s| !s.is_empty())
+        core::str::from_utf8(&buf[..len])
+            .ok()
+            .filter(|s| !s.is_empty())
     }
 }
 

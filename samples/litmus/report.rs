@@ -25,7 +25,9 @@ impl fmt::Display for StateText<'_> {
                 SlotKind::Int => write!(f, "{}={value};", slot.name)?,
                 SlotKind::Ptr if value == NULL => write!(f, "{}=NULL;", slot.name)?,
                 SlotKind::Ptr if value == WILD => write!(f, "{}=?;", slot.name)?,
-                SlotKind::Ptr => write!(f, "{}={};", slot.name, self.test.vars[value as usize].name)?,
+                SlotKind::Ptr => {
+                    write!(f, "{}={};", slot.name, self.test.vars[value as usize].name)?
+                }
             }
         }
         Ok(())
@@ -79,7 +81,10 @@ pub(crate) fn test(suite: &Suite, run: &Run, elapsed_ns: i64) -> bool {
     for (state, count) in h.entries() {
         let state = &state[..test.slots.len()];
         let mark = if (test.holds)(state) { '*' } else { ':' };
-        suite.diag(format_args!("{count:<8}{mark}>{}", StateText { test, state }));
+        suite.diag(format_args!(
+            "{count:<8}{mark}>{}",
+            StateText { test, state }
+        ));
     }
     if h.other > 0 {
         suite.diag(format_args!("{:<8} more states not recorded", h.other));
@@ -103,7 +108,10 @@ pub(crate) fn test(suite: &Suite, run: &Run, elapsed_ns: i64) -> bool {
     ));
     let mut ok = verdict(test, h.positive, h.negative);
     if run.wild.load(core::sync::atomic::Ordering::Relaxed) {
-        suite.diag(format_args!("{}: a thread dereferenced a wild pointer", test.name));
+        suite.diag(format_args!(
+            "{}: a thread dereferenced a wild pointer",
+            test.name
+        ));
         ok = false;
     }
     let first = h.first_positive.unwrap_or(0) + 1;
@@ -114,7 +122,10 @@ pub(crate) fn test(suite: &Suite, run: &Run, elapsed_ns: i64) -> bool {
             test.name, h.positive
         ));
     } else if weak_allowed {
-        suite.diag(format_args!("{}: weak outcome not seen in {iterations} iterations", test.name));
+        suite.diag(format_args!(
+            "{}: weak outcome not seen in {iterations} iterations",
+            test.name
+        ));
     } else if !ok {
         suite.diag(format_args!(
             "{}: verdict {expect} violated: Observation {} {} {}, first at iteration {first}",

@@ -128,7 +128,9 @@ impl Histogram {
 
     /// The recorded states with their counts.
     pub(crate) fn entries(&self) -> impl Iterator<Item = (&State, u64)> {
-        self.states[..self.len].iter().zip(self.counts[..self.len].iter().copied())
+        self.states[..self.len]
+            .iter()
+            .zip(self.counts[..self.len].iter().copied())
     }
 }
 
@@ -257,11 +259,11 @@ impl Run {
             if !self.start.wait(n, &self.abort) {
                 return;
             }
-            for i in 0..size {
+            for (i, saved) in OUT[thread][..size].iter().enumerate() {
                 let mut out = [0i64; MAX_REGS];
                 body(&Instance::new(i, &self.wild), &mut out[..regs]);
-                for (r, value) in out[..regs].iter().enumerate() {
-                    OUT[thread][i][r].store(*value, Ordering::Relaxed);
+                for (cell, value) in saved.iter().zip(&out[..regs]) {
+                    cell.store(*value, Ordering::Relaxed);
                 }
             }
             if !self.finish.wait(n, &self.abort) {

@@ -128,10 +128,7 @@ fn atomic_bool_xchg_lock_excludes() {
             });
         }
     });
-    assert_eq!(
-        counter.0.into_inner(),
-        THREADS as u64 * ITERATIONS as u64
-    );
+    assert_eq!(counter.0.into_inner(), THREADS as u64 * ITERATIONS as u64);
     let mut old = true;
     assert!(!lock.try_cmpxchg(&mut old, true));
     assert!(!old);
