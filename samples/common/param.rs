@@ -106,12 +106,12 @@ pub(crate) const fn modinfo<const N: usize>(s: &str) -> [u8; N] {
     out
 }
 
-/// `module_param_i32!(STORAGE, "name", default, "description")`: declares `static STORAGE:
-/// ParamI32` and registers it as the module parameter `name` (type `int`, mode `0444`).
-macro_rules! module_param_i32 {
-    ($storage:ident, $name:literal, $default:expr, $desc:literal) => {
-        static $storage: $crate::param::ParamI32 = $crate::param::ParamI32::new($default);
-
+/// `kernel_param!("name", "type", "description", ops, field: value)`: what C's
+/// `module_param_cb()` and `MODULE_PARM_DESC()` emit for a read-only (`0444`) parameter: a
+/// `struct kernel_param` in the `__param` section, whose union member `field` is `value`, and
+/// its `parm`/`parmtype` strings in `.modinfo`. The one place both kinds of parameter share.
+macro_rules! kernel_param {
+    ($name:literal, $type:literal, $desc:literal, $ops:expr, $field:ident: $value:expr) => {
         const _: () = {
             #[link_section = "__param"]
             #[used(compiler)]
@@ -119,12 +119,12 @@ macro_rules! module_param_i32 {
                 $crate::param::KernelParam(kernel::bindings::kernel_param {
                     name: concat!($name, "\0").as_ptr().cast(),
                     mod_: &raw mut kernel::bindings::__this_module,
-                    ops: &$crate::param::OPS_I32,
+                    ops: $ops,
                     perm: 0o444,
                     level: -1,
                     flags: 0,
                     __bindgen_anon_1: kernel::bindings::kernel_param__bindgen_ty_1 {
-                        arg: $storage.as_arg(),
+                        $field: $value,
                     },
                 });
 
@@ -133,11 +133,28 @@ macro_rules! module_param_i32 {
             #[used(compiler)]
             static PARM_INFO: [u8; PARM.len()] = $crate::param::modinfo(PARM);
 
-            const PARMTYPE: &str = concat!("parmtype=", $name, ":int\0");
+            const PARMTYPE: &str = concat!("parmtype=", $name, ":", $type, "\0");
             #[link_section = ".modinfo"]
             #[used(compiler)]
             static PARMTYPE_INFO: [u8; PARMTYPE.len()] = $crate::param::modinfo(PARMTYPE);
         };
+    };
+}
+pub(crate) use kernel_param;
+
+/// `module_param_i32!(STORAGE, "name", default, "description")`: declares `static STORAGE:
+/// ParamI32` and registers it as the module parameter `name` (type `int`, mode `0444`).
+macro_rules! module_param_i32 {
+    ($storage:ident, $name:literal, $default:expr, $desc:literal) => {
+        static $storage: $crate::param::ParamI32 = $crate::param::ParamI32::new($default);
+
+        $crate::param::kernel_param!(
+            $name,
+            "int",
+            $desc,
+            &$crate::param::OPS_I32,
+            arg: $storage.as_arg()
+        );
     };
 }
 pub(crate) use module_param_i32;
@@ -204,30 +221,13 @@ macro_rules! module_param_string {
                     string: $storage.as_buf(),
                 });
 
-            #[link_section = "__param"]
-            #[used(compiler)]
-            static PARAM: $crate::param::KernelParam =
-                $crate::param::KernelParam(kernel::bindings::kernel_param {
-                    name: concat!($name, "\0").as_ptr().cast(),
-                    mod_: &raw mut kernel::bindings::__this_module,
-                    ops: &raw const kernel::bindings::param_ops_string,
-                    perm: 0o444,
-                    level: -1,
-                    flags: 0,
-                    __bindgen_anon_1: kernel::bindings::kernel_param__bindgen_ty_1 {
-                        str_: &STRING.0,
-                    },
-                });
-
-            const PARM: &str = concat!("parm=", $name, ":", $desc, "\0");
-            #[link_section = ".modinfo"]
-            #[used(compiler)]
-            static PARM_INFO: [u8; PARM.len()] = $crate::param::modinfo(PARM);
-
-            const PARMTYPE: &str = concat!("parmtype=", $name, ":string\0");
-            #[link_section = ".modinfo"]
-            #[used(compiler)]
-            static PARMTYPE_INFO: [u8; PARMTYPE.len()] = $crate::param::modinfo(PARMTYPE);
+            $crate::param::kernel_param!(
+                $name,
+                "string",
+                $desc,
+                &raw const kernel::bindings::param_ops_string,
+                str_: &STRING.0
+            );
         };
     };
 }
