@@ -687,8 +687,8 @@ fn bench(suite: &mut ktap::Suite, cfg: Config) -> Result {
     for (index, arg) in args.iter().enumerate() {
         let data = core::ptr::from_ref(arg).cast_mut().cast();
         // CPUs 0..online are online: nothing hotplugs CPUs in this test.
-        // SAFETY: `worker_main` returns only once asked to stop; the workers are stopped
-        // below, before `args` and `bench` go.
+        // The workers are stopped below, before `args` and `bench` go.
+        // SAFETY: `worker_main` returns only once asked to stop; `data` outlives the thread.
         match unsafe { Thread::create_on_cpu(worker_main, data, index as u32) } {
             Ok(w) => {
                 w.wake();

@@ -444,8 +444,7 @@ impl Drop for RustAtomicRing {
             None => true,
         };
         for slot in &self.state.sides {
-            // SAFETY: The controller is stopped, so per the invariant of `State` the slots
-            // are ours.
+            // SAFETY: The controller is stopped: by the invariant of `State` the slots are ours.
             if let Some(side) = unsafe { (*slot.get()).take() } {
                 side.stop();
             }

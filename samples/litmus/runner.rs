@@ -215,8 +215,8 @@ impl Run {
         let mut threads: KVec<Thread> = KVec::with_capacity(n, GFP_KERNEL)?;
         for (cpu, arg) in args.iter().enumerate() {
             let data = core::ptr::from_ref(arg).cast_mut().cast();
-            // SAFETY: `thread_main` waits for `should_stop`; the threads are stopped below,
-            // before `args` and `self` go away.
+            // The threads are stopped below, before `args` and `self` go away.
+            // SAFETY: `thread_main` waits for `should_stop`; `data` outlives the thread.
             match unsafe { Thread::create_on_cpu(thread_main, data, cpu as u32) } {
                 Ok(t) => threads.push(t, GFP_KERNEL)?,
                 Err(e) => {

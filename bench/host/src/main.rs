@@ -65,8 +65,8 @@ fn run(variant: Variant, v: &AtomicI32) {
             }
         }
         Variant::Core => {
-            // SAFETY: `AtomicI32` has the layout of an `i32`, as `core`'s atomic needs, and is
-            // only accessed atomically here.
+            // `AtomicI32` has the layout of an `i32`; here it is only accessed atomically.
+            // SAFETY: `v.as_ptr()` is a valid, aligned `i32` for `v`'s lifetime, as `core` needs.
             let c = unsafe { core::sync::atomic::AtomicI32::from_ptr(v.as_ptr()) };
             for _ in 0..OPS {
                 black_box(c.fetch_add(black_box(1), Ordering::Relaxed));
