@@ -12,9 +12,10 @@
 //! reuses the slot. Each side reads its own index plainly.
 //!
 //! Every record carries a sequence number, a payload derived from it and a checksum; the
-//! consumer checks each one: none may be lost, duplicated, reordered or torn. In the
-//! mutation-test build `release_plain` (`tests/mutants`), the publish is a plain
-//! `WRITE_ONCE()`: the module then says whether that weakening was observable on this target.
+//! consumer checks each one: none may be lost, duplicated, reordered or torn. Mutation tests
+//! (`tests/mutants`): in the build `publish_before_fill` the producer publishes a slot before it
+//! fills it, which the check must catch; in `release_plain` the publish is a plain
+//! `WRITE_ONCE()`, and the module says whether that weakening was observable on this target.
 //!
 //! Parameters: `records=1..100000000` and `ktap_number`.
 
@@ -170,10 +171,21 @@ impl Run {
                 }
                 continue;
             }
+            // Mutation test `publish_before_fill`: the classic driver bug, the slot published
+            // before it is filled, so the consumer can read it half written (the test must
+            // catch it; it breaks the invariant of `Ring` on purpose).
+            #[cfg(rust_atomic_mutant = "publish_before_fill")]
+            // SAFETY: Only the producer writes `head` (test-only: publishes an unfilled slot).
+            unsafe {
+                smp_store_release(ring.head.get(), head.wrapping_add(1) & (SLOTS - 1))
+            };
             // SAFETY: Slot `head` is free: the consumer is done with it (invariant of `Ring`).
             unsafe { *ring.slots[head as usize].get() = Record::new(seq) };
+            #[cfg(not(rust_atomic_mutant = "publish_before_fill"))]
             // SAFETY: Only the producer writes `head`; this publishes the slot.
-            unsafe { smp_store_release(ring.head.get(), head.wrapping_add(1) & (SLOTS - 1)) };
+            unsafe {
+                smp_store_release(ring.head.get(), head.wrapping_add(1) & (SLOTS - 1))
+            };
             seq += 1;
             if seq % CHECK_EVERY == 0 && self.pause_or_abort() {
                 break;
@@ -324,7 +336,7 @@ fn report(run: &Run, aborted: bool) {
     if cfg!(rust_atomic_mutant) && complete && errors == 0 {
         // A weakened build: no error is not a pass, it is an observation.
         suite.diag(format_args!(
-            "records_intact: the weakened publish is not observable on this target: \
+            "records_intact: the weakening is not observable on this target: \
              {received} records, 0 bad"
         ));
         suite.skip(
