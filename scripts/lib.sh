@@ -43,3 +43,12 @@ kunit_dir() {
 		[ -f "$d/kunit.py" ] && { echo "$d"; return; }
 	done
 }
+
+# The kernel's litmus tests (tools/memory-model/litmus-tests) in the source tree that
+# scripts/build-kernel unpacks into the cache; prints nothing before it has.
+kernel_litmus_dir() {
+	local d
+	for d in "$CACHE_DIR"/src/linux-*/tools/memory-model/litmus-tests; do
+		[ -d "$d" ] && echo "$d"
+	done | tail -n 1
+}

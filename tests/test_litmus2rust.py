@@ -60,11 +60,9 @@ def kernel_litmus_dir():
     """The kernel's litmus tests: $LITMUS_DIR, or the unpacked source tree in the cache."""
     if os.environ.get('LITMUS_DIR'):
         return os.environ['LITMUS_DIR']
-    cache = os.environ.get('RUST_LKMM_CACHE') or os.path.join(
-        os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'rust-lkmm-atomics')
-    found = sorted(glob.glob(os.path.join(cache, 'src', 'linux-*', 'tools', 'memory-model',
-                                          'litmus-tests')))
-    return found[-1] if found else None
+    out = subprocess.run(['bash', '-c', '. "$1/scripts/lib.sh"; kernel_litmus_dir', '_', ROOT],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    return out or None
 
 
 KERNEL_DIR = kernel_litmus_dir()

@@ -12,14 +12,10 @@ SCRIPT = os.path.join(ROOT, 'scripts', 'litmus-judge')
 
 
 def kernel_litmus_dir():
-    out = subprocess.run(['bash', '-c', '. "$1/scripts/lib.sh"; echo "$CACHE_DIR"', '_', ROOT],
+    """The kernel's litmus-tests directory (scripts/lib.sh's kernel_litmus_dir), or None."""
+    out = subprocess.run(['bash', '-c', '. "$1/scripts/lib.sh"; kernel_litmus_dir', '_', ROOT],
                          capture_output=True, text=True, check=True).stdout.strip()
-    src = os.path.join(out, 'src')
-    for name in sorted(os.listdir(src)) if os.path.isdir(src) else []:
-        d = os.path.join(src, name, 'tools', 'memory-model', 'litmus-tests')
-        if os.path.isdir(d):
-            return d
-    return None
+    return out or None
 
 
 def report(name, expect, positive, negative, suite='rust_atomic_litmus'):
