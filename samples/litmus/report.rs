@@ -6,7 +6,7 @@
 
 use crate::harness::{Expect, Quantifier, SlotKind, Test, NULL, WILD};
 use crate::ktap::Suite;
-use crate::runner::Run;
+use crate::runner::{Cut, Run};
 use core::fmt;
 
 /// One final state, as herd7 prints it: `0:r0=1; x=2;`.
@@ -106,6 +106,17 @@ pub(crate) fn test(suite: &Suite, run: &Run, elapsed_ns: i64) -> bool {
         ms % 1000,
         iterations * 1000 / ms
     ));
+    match run.cut() {
+        Some(Cut::Seen) => suite.diag(format_args!(
+            "{}: stopped once the clause held (until_seen), after {iterations} of {} iterations",
+            test.name, run.limits.iterations
+        )),
+        Some(Cut::Time) => suite.diag(format_args!(
+            "{}: stopped by the time budget (seconds), after {iterations} of {} iterations",
+            test.name, run.limits.iterations
+        )),
+        None => (),
+    }
     let mut ok = verdict(test, h.positive, h.negative);
     if run.wild.load(core::sync::atomic::Ordering::Relaxed) {
         suite.diag(format_args!(

@@ -6,7 +6,8 @@
 //! A batch is klitmus7's scheme: every thread waits at a start line, then runs its body on
 //! instances `0..batch` in order, then waits at a finish line; thread 0 then records the final
 //! state of every instance and resets them, while the others wait at the next start line.
-//! `batch=1` is a synchronized start for every single iteration.
+//! `batch=1` is a synchronized start for every single iteration. A run can stop early, after
+//! a whole batch: when its time budget is spent, or (`until_seen`) once the clause held.
 //!
 //! The harness's own synchronization uses `core::sync::atomic`, never the library under test:
 //! mutation-test builds break the library on purpose, and the harness must still count.
@@ -14,7 +15,7 @@
 use crate::harness::{Instance, Slot, SlotKind, Source, Test, MAX_BATCH};
 use crate::kthread::{self, Thread};
 use core::cell::UnsafeCell;
-use core::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicUsize, Ordering};
 use kernel::ffi::{c_int, c_void};
 use kernel::prelude::*;
 
@@ -146,6 +147,28 @@ static HISTOGRAM: HistogramCell = HistogramCell(UnsafeCell::new(Histogram::new()
 /// Whether a `Run` exists: there is one histogram, so there is at most one run at a time.
 static RUN_EXISTS: AtomicBool = AtomicBool::new(false);
 
+/// How long a run goes on.
+#[derive(Clone, Copy)]
+pub(crate) struct Limits {
+    /// Iterations, at most.
+    pub(crate) iterations: u64,
+    /// Instances per batch, `1..=MAX_BATCH`.
+    pub(crate) batch: usize,
+    /// Stop after the batch during which this much time has passed (0: no time limit).
+    pub(crate) budget_ns: i64,
+    /// Stop after the batch in which the clause's proposition first held.
+    pub(crate) until_seen: bool,
+}
+
+/// Why a run stopped before its iterations were done.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cut {
+    /// The proposition held (`Limits::until_seen`).
+    Seen = 1,
+    /// The time budget ran out.
+    Time = 2,
+}
+
 /// One run of one test, shared by its threads.
 ///
 /// # Invariants
@@ -155,8 +178,10 @@ static RUN_EXISTS: AtomicBool = AtomicBool::new(false);
 ///   `Run` before the threads start or after every thread has been stopped.
 pub(crate) struct Run {
     pub(crate) test: &'static Test,
-    iterations: u64,
-    batch: usize,
+    pub(crate) limits: Limits,
+    started_ns: i64,
+    /// Why the run stopped early (a `Cut`), or 0; written by thread 0 before a start line.
+    cut: AtomicU8,
     start: Line,
     finish: Line,
     abort: AtomicBool,
@@ -175,8 +200,8 @@ struct ThreadArg {
 }
 
 impl Run {
-    /// A run of `test`, or `None` while another run exists.
-    pub(crate) fn new(test: &'static Test, iterations: u64, batch: usize) -> Option<Self> {
+    /// A run of `test` within `limits`, or `None` while another run exists.
+    pub(crate) fn new(test: &'static Test, limits: Limits) -> Option<Self> {
         if RUN_EXISTS.swap(true, Ordering::Acquire) {
             return None;
         }
@@ -185,8 +210,12 @@ impl Run {
         // INVARIANT: `RUN_EXISTS` was false and is now true until this `Run` is dropped.
         Some(Self {
             test,
-            iterations,
-            batch: batch.clamp(1, MAX_BATCH),
+            limits: Limits {
+                batch: limits.batch.clamp(1, MAX_BATCH),
+                ..limits
+            },
+            started_ns: kthread::now_ns(),
+            cut: AtomicU8::new(0),
             start: Line::new(),
             finish: Line::new(),
             abort: AtomicBool::new(false),
@@ -201,11 +230,20 @@ impl Run {
         unsafe { &*HISTOGRAM.0.get() }
     }
 
+    /// Why the run stopped before its iterations were done, if it did.
+    pub(crate) fn cut(&self) -> Option<Cut> {
+        match self.cut.load(Ordering::Relaxed) {
+            1 => Some(Cut::Seen),
+            2 => Some(Cut::Time),
+            _ => None,
+        }
+    }
+
     /// Runs the test: starts its threads, waits for them (or for `stop()` to say so), stops
     /// them. Returns false if it was cut short.
     pub(crate) fn execute(&self, stop: impl Fn() -> bool) -> Result<bool> {
         let n = self.test.threads.len();
-        for i in 0..self.batch {
+        for i in 0..self.limits.batch {
             Instance::new(i, &self.wild).reset(self.test.vars);
         }
         let mut args: KVec<ThreadArg> = KVec::with_capacity(n, GFP_KERNEL)?;
@@ -254,9 +292,10 @@ impl Run {
         let body = test.threads[thread];
         let regs = test.regs[thread];
         let mut done = 0u64;
-        while done < self.iterations {
-            let size = (self.iterations - done).min(self.batch as u64) as usize;
-            if !self.start.wait(n, &self.abort) {
+        while done < self.limits.iterations {
+            let size = (self.limits.iterations - done).min(self.limits.batch as u64) as usize;
+            // Thread 0 decides on a cut before it arrives, so every thread sees the same one.
+            if !self.start.wait(n, &self.abort) || self.cut.load(Ordering::Relaxed) != 0 {
                 return;
             }
             for (i, saved) in OUT[thread][..size].iter().enumerate() {
@@ -278,6 +317,18 @@ impl Run {
                     let holds = (test.holds)(&state[..test.slots.len()]);
                     histogram.add(done + i as u64, &state, holds);
                     m.reset(test.vars);
+                }
+                let cut = if self.limits.until_seen && histogram.positive > 0 {
+                    Some(Cut::Seen)
+                } else if self.limits.budget_ns > 0
+                    && kthread::now_ns() - self.started_ns >= self.limits.budget_ns
+                {
+                    Some(Cut::Time)
+                } else {
+                    None
+                };
+                if let Some(cut) = cut {
+                    self.cut.store(cut as u8, Ordering::Relaxed);
                 }
             }
             done += size as u64;
