@@ -133,6 +133,42 @@ class VerdictTest(unittest.TestCase):
         finally:
             os.unlink(m.name)
 
+    def test_control_excuses_only_a_machine_that_never_showed_the_weak_outcome(self):
+        """`control=TEST`: the case fails, or is skipped with its evidence and TEST unseen."""
+        with tempfile.NamedTemporaryFile('w', suffix='.mutants', delete=False) as m:
+            m.write('rust_atomic_kthreads weak fetch_add_relaxed_no_lost_update '
+                    'control=seed_doc_examples\n')
+        case = '    ok 2 fetch_add_relaxed_no_lost_update'
+        skipped = f'{case} # SKIP weakening not observable on this machine'
+        said = ('    # fetch_add_relaxed_no_lost_update: the weakening is not observable on this '
+                'machine: 1000 iterations, none forbidden, and its control seed_doc_examples '
+                'showed no weak outcome either in 5000 iterations')
+        log = GOOD.replace('rust_atomic_kthreads', 'rust_atomic_kthreads_mutant_weak')
+
+        def with_control(observation):
+            return log.replace(case, f'{said}\n[    1.166900]     # {observation}\n'
+                               f'[    1.166901] {skipped}')
+        try:
+            rc, out, _ = run(with_control('Observation seed_doc_examples Never 0 5000'),
+                                   '--mutants', m.name)
+            self.assertEqual(rc, 0, out)
+            self.assertIn('SKIP t: rust_atomic_kthreads_mutant_weak: '
+                          'fetch_add_relaxed_no_lost_update fails as it must', out)
+            self.assertIn('NOTE', out)
+            # The control's weak outcome was seen: the machine could show the weakening.
+            rc, out, _ = run(with_control('Observation seed_doc_examples Sometimes 1 4999'),
+                             '--mutants', m.name)
+            self.assertEqual(rc, 1, 'a skip whose control was seen must fail:\n' + out)
+            rc, out, _ = run(log.replace(case, skipped), '--mutants', m.name)
+            self.assertEqual(rc, 1, 'a skip without its evidence must fail:\n' + out)
+            rc, out, _ = run(log, '--mutants', m.name)
+            self.assertEqual(rc, 1, 'a weakening that passes must fail:\n' + out)
+            caught = log.replace(case, '    not ok 2 fetch_add_relaxed_no_lost_update')
+            rc, out, _ = run(caught, '--mutants', m.name)
+            self.assertEqual(rc, 0, out)
+        finally:
+            os.unlink(m.name)
+
     @unittest.skipUnless(KUNIT_DIR, 'KUNIT_DIR (the kernel\'s tools/testing/kunit) not set')
     def test_kunit_py_agrees_with_good_log(self):
         rc, out, summary = run(GOOD, '--kunit-dir', KUNIT_DIR)

@@ -20,14 +20,20 @@ def kernel_litmus_dir():
 
 def report(name, expect, positive, negative, suite='rust_atomic_litmus'):
     """A boot log in which the runner reported one test."""
-    kind = 'Never' if positive == 0 else 'Always' if negative == 0 else 'Sometimes'
-    lines = [f'    # Subtest: {suite}', '    1..1',
-             f'    # Test {name} Result: {expect}', '    # Histogram (1 states)',
-             f'    # {positive + negative:<8}:>0:r0=0; 1:r0=1;',
-             '    # Condition exists (0:r0=0 /\\ 1:r0=0)',
-             f'    # Observation {name} {kind} {positive} {negative}',
-             f'    # Time {name} 1.000 s, {positive + negative} iterations/s',
-             f'    ok 1 {name}']
+    return reports(suite, (name, expect, positive, negative))
+
+
+def reports(suite, *tests):
+    """A boot log in which the runner reported each (name, expect, positive, negative)."""
+    lines = [f'    # Subtest: {suite}', f'    1..{len(tests)}']
+    for k, (name, expect, positive, negative) in enumerate(tests, 1):
+        kind = 'Never' if positive == 0 else 'Always' if negative == 0 else 'Sometimes'
+        lines += [f'    # Test {name} Result: {expect}', '    # Histogram (1 states)',
+                  f'    # {positive + negative:<8}:>0:r0=0; 1:r0=1;',
+                  '    # Condition exists (0:r0=0 /\\ 1:r0=0)',
+                  f'    # Observation {name} {kind} {positive} {negative}',
+                  f'    # Time {name} 1.000 s, {positive + negative} iterations/s',
+                  f'    ok {k} {name}']
     return ''.join(f'[    1.{i:06d}] {line}\n' for i, line in enumerate(lines))
 
 
@@ -64,6 +70,32 @@ class JudgeTest(unittest.TestCase):
         rc, out, _ = self.judge(log, '--suite', 'rust_atomic_litmus_mutant_m',
                                 '--must-fail', 'SB+fencembonceonces')
         self.assertEqual(rc, 1, 'a mutant the kernel tool accepts must fail:\n' + out)
+
+    def test_must_fail_is_skipped_only_if_its_control_was_never_seen(self):
+        suite = 'rust_atomic_litmus_mutant_m'
+        args = ('--suite', suite, '--must-fail', 'SB+fencembonceonces',
+                '--control', 'SB+poonceonces')
+        unseen = reports(suite, ('SB+poonceonces', 'Sometimes', 0, 5000),
+                         ('SB+fencembonceonces', 'Never', 0, 1000))
+        rc, out, _ = self.judge(unseen, *args)
+        self.assertEqual(rc, 0, out)
+        self.assertIn('0 passed, 0 failed, 1 skipped', out)
+        self.assertIn('Observation SB+poonceonces Never 0 5000', out)
+        # The machine showed store buffering: the mutant's test not failing is a failure.
+        seen = reports(suite, ('SB+poonceonces', 'Sometimes', 1, 4999),
+                       ('SB+fencembonceonces', 'Never', 0, 1000))
+        rc, out, _ = self.judge(seen, *args)
+        self.assertEqual(rc, 1, out)
+        self.assertIn('0 passed, 1 failed, 0 skipped', out)
+        # No control in the log: no excuse either.
+        rc, out, _ = self.judge(report('SB+fencembonceonces', 'Never', 0, 1000, suite=suite),
+                                *args)
+        self.assertEqual(rc, 1, out)
+        caught = reports(suite, ('SB+poonceonces', 'Sometimes', 0, 5000),
+                         ('SB+fencembonceonces', 'Never', 2, 998))
+        rc, out, _ = self.judge(caught, *args)
+        self.assertEqual(rc, 0, out)
+        self.assertIn('1 passed, 0 failed, 0 skipped', out)
 
     def test_sometimes_not_seen_is_forgiven(self):
         rc, out, table = self.judge(report('SB+poonceonces', 'Sometimes', 0, 1000))
