@@ -432,25 +432,10 @@ struct Config {
 impl Config {
     fn from_params() -> Result<Self> {
         let online = (kthread::online_cpus() as usize).min(MAX_THREADS) as i32;
-        let iterations = ITERATIONS.given().unwrap_or(DEFAULT_ITERATIONS);
-        let rounds = ROUNDS.given().unwrap_or(DEFAULT_ROUNDS);
-        let threads = THREADS.given().unwrap_or(online);
-        if !(1..=MAX_ITERATIONS).contains(&iterations) {
-            pr_err!(
-                "iterations={iterations} is invalid: it must be between 1 and {MAX_ITERATIONS}\n"
-            );
-            return Err(EINVAL);
-        }
-        if !(1..=MAX_ROUNDS).contains(&rounds) {
-            pr_err!("rounds={rounds} is invalid: it must be between 1 and {MAX_ROUNDS}\n");
-            return Err(EINVAL);
-        }
-        if !(1..=online).contains(&threads) {
-            pr_err!(
-                "threads={threads} is invalid: it must be between 1 and {online} (online CPUs)\n"
-            );
-            return Err(EINVAL);
-        }
+        let iterations = ITERATIONS.value_in(DEFAULT_ITERATIONS, 1..=MAX_ITERATIONS)?;
+        let rounds = ROUNDS.value_in(DEFAULT_ROUNDS, 1..=MAX_ROUNDS)?;
+        // At most the online CPUs: one worker per CPU.
+        let threads = THREADS.value_in(online, 1..=online)?;
         ktap::check_param()?;
         Ok(Self {
             iterations,

@@ -74,18 +74,8 @@ struct Config {
 impl Config {
     fn from_params() -> Result<Self> {
         let online = kthread::online_cpus() as i32;
-        let threads = THREADS.given().unwrap_or(online);
-        let iterations = ITERATIONS.given().unwrap_or(DEFAULT_ITERATIONS);
-        if !(1..=MAX_THREADS as i32).contains(&threads) {
-            pr_err!("threads={threads} is invalid: it must be between 1 and {MAX_THREADS}\n");
-            return Err(EINVAL);
-        }
-        if !(1..=MAX_ITERATIONS).contains(&iterations) {
-            pr_err!(
-                "iterations={iterations} is invalid: it must be between 1 and {MAX_ITERATIONS}\n"
-            );
-            return Err(EINVAL);
-        }
+        let threads = THREADS.value_in(online, 1..=MAX_THREADS as i32)?;
+        let iterations = ITERATIONS.value_in(DEFAULT_ITERATIONS, 1..=MAX_ITERATIONS)?;
         ktap::check_param()?;
         Ok(Self {
             threads: threads as usize,

@@ -132,28 +132,12 @@ fn test_index(param: &str, given: Option<&str>) -> Result<Option<usize>> {
     }
 }
 
-/// The value of integer parameter `param`, or `EINVAL` (with a message) if it is out of range.
-fn in_range(param: &str, value: i32, range: core::ops::RangeInclusive<i32>) -> Result<i32> {
-    if range.contains(&value) {
-        return Ok(value);
-    }
-    pr_err!(
-        "{param}={value} is invalid: it must be between {} and {}\n",
-        range.start(),
-        range.end()
-    );
-    Err(EINVAL)
-}
-
 impl Config {
     fn from_params() -> Result<Self> {
-        let iterations = ITERATIONS.given().unwrap_or(DEFAULT_ITERATIONS);
-        let iterations = in_range("iterations", iterations, 1..=MAX_ITERATIONS)?;
-        let batch = BATCH.given().unwrap_or(DEFAULT_BATCH);
-        let batch = in_range("batch", batch, 1..=harness::MAX_BATCH as i32)?;
-        let seconds = SECONDS.given().unwrap_or(DEFAULT_SECONDS);
-        let seconds = in_range("seconds", seconds, 0..=MAX_SECONDS)?;
-        let until_seen = in_range("until_seen", UNTIL_SEEN.given().unwrap_or(0), 0..=1)?;
+        let iterations = ITERATIONS.value_in(DEFAULT_ITERATIONS, 1..=MAX_ITERATIONS)?;
+        let batch = BATCH.value_in(DEFAULT_BATCH, 1..=harness::MAX_BATCH as i32)?;
+        let seconds = SECONDS.value_in(DEFAULT_SECONDS, 0..=MAX_SECONDS)?;
+        let until_seen = UNTIL_SEEN.value_in(0, 0..=1)?;
         let only = test_index("test", TEST.given())?;
         let control = test_index("control", CONTROL.given())?;
         ktap::check_param()?;

@@ -408,16 +408,8 @@ struct RustAtomicRing {
 
 impl kernel::Module for RustAtomicRing {
     fn init(_module: &'static ThisModule) -> Result<Self> {
-        let records = RECORDS.given().unwrap_or(DEFAULT_RECORDS);
-        if !(1..=MAX_RECORDS).contains(&records) {
-            pr_err!("records={records} is invalid: it must be between 1 and {MAX_RECORDS}\n");
-            return Err(EINVAL);
-        }
-        let seconds = SECONDS.given().unwrap_or(DEFAULT_SECONDS);
-        if !(1..=MAX_SECONDS).contains(&seconds) {
-            pr_err!("seconds={seconds} is invalid: it must be between 1 and {MAX_SECONDS}\n");
-            return Err(EINVAL);
-        }
+        let records = RECORDS.value_in(DEFAULT_RECORDS, 1..=MAX_RECORDS)?;
+        let seconds = SECONDS.value_in(DEFAULT_SECONDS, 1..=MAX_SECONDS)?;
         ktap::check_param()?;
         if kthread::online_cpus() < 2 {
             pr_err!("needs 2 online CPUs\n");

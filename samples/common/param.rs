@@ -6,12 +6,14 @@
 //! emit: a `struct kernel_param` in the `__param` section and `parm`/`parmtype` strings in
 //! `.modinfo`. The kernel parses `insmod m.ko name=value` into the storage with its own
 //! `param_set_int()` before the module's init runs, so an unparsable value fails the load with
-//! `-EINVAL` as for a C module; range checks are the module's (in its init).
+//! `-EINVAL` as for a C module; the module's init checks the range ([`ParamI32::value_in`]).
 //! [`module_param_string!`] is C's `module_param_string(name, buf, len, 0444)`: the kernel's
 //! `param_set_copystring()` copies the value, and refuses one that does not fit.
 
 use core::cell::UnsafeCell;
+use core::ops::RangeInclusive;
 use kernel::bindings;
+use kernel::error::{code::EINVAL, Result};
 use kernel::ffi::{c_char, c_int};
 
 /// Storage of one `int` parameter.
@@ -26,6 +28,8 @@ pub(crate) struct ParamI32 {
     /// First field: `param_set_int()` writes the parsed value through `kernel_param::arg`.
     value: UnsafeCell<c_int>,
     given: UnsafeCell<bool>,
+    /// The parameter's name, for messages.
+    name: &'static str,
 }
 
 // SAFETY: By the type invariant, all writes happen before init runs, i.e. before the module can
@@ -33,17 +37,35 @@ pub(crate) struct ParamI32 {
 unsafe impl Sync for ParamI32 {}
 
 impl ParamI32 {
-    /// Storage holding `default` until the user gives a value.
-    pub(crate) const fn new(default: i32) -> Self {
+    /// Storage of parameter `name`, holding `default` until the user gives a value.
+    pub(crate) const fn new(name: &'static str, default: i32) -> Self {
         Self {
             value: UnsafeCell::new(default),
             given: UnsafeCell::new(false),
+            name,
         }
     }
 
     /// Pointer the kernel's `struct kernel_param` carries as its `arg`.
     pub(crate) const fn as_arg(&self) -> *mut kernel::ffi::c_void {
         self.value.get().cast()
+    }
+
+    /// The value given at load time, or `default` when the user gave none, if it lies in
+    /// `range`; otherwise `EINVAL`, with a message that names the parameter and its range.
+    #[allow(dead_code)] // Not every sample has an `int` parameter besides `ktap_number`.
+    pub(crate) fn value_in(&self, default: i32, range: RangeInclusive<i32>) -> Result<i32> {
+        let value = self.given().unwrap_or(default);
+        if range.contains(&value) {
+            return Ok(value);
+        }
+        kernel::pr_err!(
+            "{}={value} is invalid: it must be between {} and {}\n",
+            self.name,
+            range.start(),
+            range.end()
+        );
+        Err(EINVAL)
     }
 
     /// The value given at load time, or `None` when the user gave none.
@@ -146,7 +168,7 @@ pub(crate) use kernel_param;
 /// ParamI32` and registers it as the module parameter `name` (type `int`, mode `0444`).
 macro_rules! module_param_i32 {
     ($storage:ident, $name:literal, $default:expr, $desc:literal) => {
-        static $storage: $crate::param::ParamI32 = $crate::param::ParamI32::new($default);
+        static $storage: $crate::param::ParamI32 = $crate::param::ParamI32::new($name, $default);
 
         $crate::param::kernel_param!(
             $name,
