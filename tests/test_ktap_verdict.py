@@ -1,5 +1,6 @@
 """Unit tests of scripts/ktap-verdict: what it accepts and, above all, what it rejects."""
 
+import contextlib
 import importlib.machinery
 import importlib.util
 import json
@@ -35,6 +36,16 @@ GOOD = """\
 [    5.520153] # boot-test: plan done
 [    5.527441] reboot: Restarting system
 """
+
+
+@contextlib.contextmanager
+def mutants_file(text):
+    """A temporary tests/mutants file holding `text`; yields its path."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'mutants')
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text)
+        yield path
 
 
 def run(log_text, *args):
@@ -95,49 +106,40 @@ class VerdictTest(unittest.TestCase):
         self.assertIn('FAIL t: reports "atomics: arm64 LSE"', out)
 
     def test_mutant_must_fail_its_case(self):
-        with tempfile.NamedTemporaryFile('w', suffix='.mutants', delete=False) as m:
-            m.write('# sample mutant case\nrust_atomic_kthreads broken fetch_add_relaxed_no_lost_update\n')
-        try:
+        with mutants_file('# sample mutant case\n'
+                          'rust_atomic_kthreads broken fetch_add_relaxed_no_lost_update\n') as m:
             mutant_log = GOOD.replace('rust_atomic_kthreads', 'rust_atomic_kthreads_mutant_broken')
-            rc, out, _ = run(mutant_log, '--mutants', m.name)
+            rc, out, _ = run(mutant_log, '--mutants', m)
             self.assertEqual(rc, 1, 'a mutant that passes its case must fail the verdict')
             self.assertIn('fetch_add_relaxed_no_lost_update is ok', out)
             caught = mutant_log.replace('    ok 2 fetch_add', '    not ok 2 fetch_add').replace(
                 '] ok 1 rust_atomic_kthreads_mutant_broken', '] not ok 1 rust_atomic_kthreads_mutant_broken')
-            rc, out, _ = run(caught, '--mutants', m.name)
+            rc, out, _ = run(caught, '--mutants', m)
             self.assertEqual(rc, 0, out)
-        finally:
-            os.unlink(m.name)
 
     def test_unobservable_weakening_needs_its_evidence(self):
         """`or-unobservable`: the case fails, or is skipped with a 'not observable' line."""
-        with tempfile.NamedTemporaryFile('w', suffix='.mutants', delete=False) as m:
-            m.write('rust_atomic_kthreads weak fetch_add_relaxed_no_lost_update or-unobservable\n')
         case = '    ok 2 fetch_add_relaxed_no_lost_update'
         skipped = f'{case} # SKIP weakening not observable on this target'
         said = ('    # fetch_add_relaxed_no_lost_update: the weakening is not observable on this '
                 'target: 1000 iterations, none forbidden\n')
         log = GOOD.replace('rust_atomic_kthreads', 'rust_atomic_kthreads_mutant_weak')
-        try:
-            rc, out, _ = run(log.replace(case, skipped), '--mutants', m.name)
+        with mutants_file('rust_atomic_kthreads weak fetch_add_relaxed_no_lost_update '
+                          'or-unobservable\n') as m:
+            rc, out, _ = run(log.replace(case, skipped), '--mutants', m)
             self.assertEqual(rc, 1, 'a skip without its evidence must fail:\n' + out)
-            rc, out, _ = run(log, '--mutants', m.name)
+            rc, out, _ = run(log, '--mutants', m)
             self.assertEqual(rc, 1, 'a weakening that passes silently must fail:\n' + out)
             evidence = log.replace(case, said[:-1] + '\n[    1.166901] ' + skipped)
-            rc, out, _ = run(evidence, '--mutants', m.name)
+            rc, out, _ = run(evidence, '--mutants', m)
             self.assertEqual(rc, 0, out)
             self.assertIn('NOTE', out)
             caught = log.replace(case, '    not ok 2 fetch_add_relaxed_no_lost_update')
-            rc, out, _ = run(caught, '--mutants', m.name)
+            rc, out, _ = run(caught, '--mutants', m)
             self.assertEqual(rc, 0, out)
-        finally:
-            os.unlink(m.name)
 
     def test_control_excuses_only_a_machine_that_never_showed_the_weak_outcome(self):
         """`control=TEST`: the case fails, or is skipped with its evidence and TEST unseen."""
-        with tempfile.NamedTemporaryFile('w', suffix='.mutants', delete=False) as m:
-            m.write('rust_atomic_kthreads weak fetch_add_relaxed_no_lost_update '
-                    'control=seed_doc_examples\n')
         case = '    ok 2 fetch_add_relaxed_no_lost_update'
         skipped = f'{case} # SKIP weakening not observable on this machine'
         said = ('    # fetch_add_relaxed_no_lost_update: the weakening is not observable on this '
@@ -148,26 +150,25 @@ class VerdictTest(unittest.TestCase):
         def with_control(observation):
             return log.replace(case, f'{said}\n[    1.166900]     # {observation}\n'
                                f'[    1.166901] {skipped}')
-        try:
+        with mutants_file('rust_atomic_kthreads weak fetch_add_relaxed_no_lost_update '
+                          'control=seed_doc_examples\n') as m:
             rc, out, _ = run(with_control('Observation seed_doc_examples Never 0 5000'),
-                                   '--mutants', m.name)
+                                   '--mutants', m)
             self.assertEqual(rc, 0, out)
             self.assertIn('SKIP t: rust_atomic_kthreads_mutant_weak: '
                           'fetch_add_relaxed_no_lost_update fails as it must', out)
             self.assertIn('NOTE', out)
             # The control's weak outcome was seen: the machine could show the weakening.
             rc, out, _ = run(with_control('Observation seed_doc_examples Sometimes 1 4999'),
-                             '--mutants', m.name)
+                             '--mutants', m)
             self.assertEqual(rc, 1, 'a skip whose control was seen must fail:\n' + out)
-            rc, out, _ = run(log.replace(case, skipped), '--mutants', m.name)
+            rc, out, _ = run(log.replace(case, skipped), '--mutants', m)
             self.assertEqual(rc, 1, 'a skip without its evidence must fail:\n' + out)
-            rc, out, _ = run(log, '--mutants', m.name)
+            rc, out, _ = run(log, '--mutants', m)
             self.assertEqual(rc, 1, 'a weakening that passes must fail:\n' + out)
             caught = log.replace(case, '    not ok 2 fetch_add_relaxed_no_lost_update')
-            rc, out, _ = run(caught, '--mutants', m.name)
+            rc, out, _ = run(caught, '--mutants', m)
             self.assertEqual(rc, 0, out)
-        finally:
-            os.unlink(m.name)
 
     @unittest.skipUnless(KUNIT_DIR, 'KUNIT_DIR (the kernel\'s tools/testing/kunit) not set')
     def test_kunit_py_agrees_with_good_log(self):
