@@ -58,13 +58,27 @@ pub(crate) fn barrier() {
     unsafe { asm!("", options(nostack, preserves_flags)) };
 }
 
-/// `smp_mb()`: a full barrier, the locked no-op C uses (cheaper than `mfence`).
+/// `smp_mb()`: a full barrier, the locked no-op C's `__smp_mb()` uses (cheaper than `mfence`;
+/// `arch/x86/include/asm/barrier.h`). Its `lock` is written out, not `LOCK_PREFIX`: C never
+/// patches it away, not even on a single CPU, since `smp_mb()` also orders against devices'
+/// DMA there (`virt_mb()`).
+#[cfg(CONFIG_SMP)]
 #[inline(always)]
 pub(crate) fn smp_mb() {
-    // The kernel has no red zone: the word below the stack pointer belongs to nobody, and
-    // adding zero to it changes nothing. No `nostack`: the instruction addresses the stack.
+    // The kernel has no red zone (`-mno-red-zone`): the word below the stack pointer belongs to
+    // nobody, and adding zero to it changes nothing, so the instruction neither pushes nor
+    // touches data of the compiler's, which is what `nostack` promises; without it, rustc
+    // realigns the stack around the block (`push %rax` ... `pop %rax`), which C does not.
     // SAFETY: The locked add of zero has no effect but ordering.
-    unsafe { asm!(lock_prefixed!("addl $0, -4(%rsp)"), options(att_syntax)) };
+    unsafe { asm!("lock; addl $0, -4(%rsp)", options(att_syntax, nostack)) };
+}
+
+/// `smp_mb()` without `CONFIG_SMP`: C's generic `barrier()` (`include/asm-generic/barrier.h`),
+/// as no other CPU can observe the order.
+#[cfg(not(CONFIG_SMP))]
+#[inline(always)]
+pub(crate) fn smp_mb() {
+    barrier();
 }
 
 /// `smp_rmb()`: loads are not reordered with loads on x86, so a compiler barrier.
