@@ -564,6 +564,13 @@ macro_rules! rmw_methods {
             // One selection branch, as C's `__lse_ll_sc_body()`: not `$fetch`, which would add
             // its own.
             if system_uses_lse_atomics() {
+                // C's 32-bit `__lse_atomic_sub_return##name()` calls the fully ordered
+                // `__lse_atomic_fetch_sub()` whatever `name` is (6.12's
+                // arch/arm64/include/asm/atomic_lse.h:88-91; the 64-bit one, 195-198, keeps
+                // `name`): `atomic_{sub,dec}_return_{relaxed,acquire,release}()` are `ldaddal`.
+                // Stronger than the LKMM asks, and what C gets: the same here.
+                let c_sub_return_full = op == Rmw::Sub && core::mem::size_of::<Self::V>() == 4;
+                let order = if c_sub_return_full { Order::Full } else { order };
                 <Self::V as Int>::apply(op, lse_fetch!($t, $w, p, op, $v, order), $v)
             } else {
                 by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, $ll_sc_v, order)).1
