@@ -10,6 +10,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/spinlock.h>
 
 int c_atomic_read(atomic_t *v);
 int c_atomic_read(atomic_t *v)
@@ -1539,4 +1540,118 @@ long c_atomic_long_dec_if_positive(atomic_long_t *v);
 long c_atomic_long_dec_if_positive(atomic_long_t *v)
 {
 	return atomic_long_dec_if_positive(v);
+}
+
+void c_barrier(void);
+void c_barrier(void)
+{
+	barrier();
+}
+
+void c_smp_mb(void);
+void c_smp_mb(void)
+{
+	smp_mb();
+}
+
+void c_smp_rmb(void);
+void c_smp_rmb(void)
+{
+	smp_rmb();
+}
+
+void c_smp_wmb(void);
+void c_smp_wmb(void)
+{
+	smp_wmb();
+}
+
+void c_smp_mb__before_atomic(void);
+void c_smp_mb__before_atomic(void)
+{
+	smp_mb__before_atomic();
+}
+
+void c_smp_mb__after_atomic(void);
+void c_smp_mb__after_atomic(void)
+{
+	smp_mb__after_atomic();
+}
+
+void c_smp_mb__after_spinlock(void);
+void c_smp_mb__after_spinlock(void)
+{
+	smp_mb__after_spinlock();
+}
+
+u8 c_read_once_u8(u8 *p);
+u8 c_read_once_u8(u8 *p)
+{
+	return READ_ONCE(*p);
+}
+
+void c_write_once_u8(u8 *p, u8 i);
+void c_write_once_u8(u8 *p, u8 i)
+{
+	WRITE_ONCE(*p, i);
+}
+
+u8 c_smp_load_acquire_u8(u8 *p);
+u8 c_smp_load_acquire_u8(u8 *p)
+{
+	return smp_load_acquire(p);
+}
+
+void c_smp_store_release_u8(u8 *p, u8 i);
+void c_smp_store_release_u8(u8 *p, u8 i)
+{
+	smp_store_release(p, i);
+}
+
+int c_read_once_s32(int *p);
+int c_read_once_s32(int *p)
+{
+	return READ_ONCE(*p);
+}
+
+void c_write_once_s32(int *p, int i);
+void c_write_once_s32(int *p, int i)
+{
+	WRITE_ONCE(*p, i);
+}
+
+int c_smp_load_acquire_s32(int *p);
+int c_smp_load_acquire_s32(int *p)
+{
+	return smp_load_acquire(p);
+}
+
+void c_smp_store_release_s32(int *p, int i);
+void c_smp_store_release_s32(int *p, int i)
+{
+	smp_store_release(p, i);
+}
+
+s64 c_read_once_s64(s64 *p);
+s64 c_read_once_s64(s64 *p)
+{
+	return READ_ONCE(*p);
+}
+
+void c_write_once_s64(s64 *p, s64 i);
+void c_write_once_s64(s64 *p, s64 i)
+{
+	WRITE_ONCE(*p, i);
+}
+
+s64 c_smp_load_acquire_s64(s64 *p);
+s64 c_smp_load_acquire_s64(s64 *p)
+{
+	return smp_load_acquire(p);
+}
+
+void c_smp_store_release_s64(s64 *p, s64 i);
+void c_smp_store_release_s64(s64 *p, s64 i)
+{
+	smp_store_release(p, i);
 }

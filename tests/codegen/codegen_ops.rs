@@ -1549,3 +1549,177 @@ pub extern "C" fn rs_atomic_long_dec_unless_positive(v: &AtomicIsize) -> bool {
 pub extern "C" fn rs_atomic_long_dec_if_positive(v: &AtomicIsize) -> isize {
     v.dec_if_positive()
 }
+
+/// `barrier()` in Rust.
+#[no_mangle]
+pub extern "C" fn rs_barrier() {
+    super::atomic::barrier();
+}
+
+/// `smp_mb()` in Rust.
+#[no_mangle]
+pub extern "C" fn rs_smp_mb() {
+    super::atomic::smp_mb();
+}
+
+/// `smp_rmb()` in Rust.
+#[no_mangle]
+pub extern "C" fn rs_smp_rmb() {
+    super::atomic::smp_rmb();
+}
+
+/// `smp_wmb()` in Rust.
+#[no_mangle]
+pub extern "C" fn rs_smp_wmb() {
+    super::atomic::smp_wmb();
+}
+
+/// `smp_mb__before_atomic()` in Rust.
+#[no_mangle]
+pub extern "C" fn rs_smp_mb__before_atomic() {
+    super::atomic::smp_mb__before_atomic();
+}
+
+/// `smp_mb__after_atomic()` in Rust.
+#[no_mangle]
+pub extern "C" fn rs_smp_mb__after_atomic() {
+    super::atomic::smp_mb__after_atomic();
+}
+
+/// `smp_mb__after_spinlock()` in Rust.
+#[no_mangle]
+pub extern "C" fn rs_smp_mb__after_spinlock() {
+    super::atomic::smp_mb__after_spinlock();
+}
+
+/// `read_once()` in Rust, on a plain `u8`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_read_once_u8(p: *const u8) -> u8 {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::read_once(p) }
+}
+
+/// `write_once()` in Rust, on a plain `u8`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_write_once_u8(p: *mut u8, i: u8) {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::write_once(p, i) };
+}
+
+/// `smp_load_acquire()` in Rust, on a plain `u8`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_smp_load_acquire_u8(p: *const u8) -> u8 {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::smp_load_acquire(p) }
+}
+
+/// `smp_store_release()` in Rust, on a plain `u8`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_smp_store_release_u8(p: *mut u8, i: u8) {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::smp_store_release(p, i) };
+}
+
+/// `read_once()` in Rust, on a plain `i32`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_read_once_s32(p: *const i32) -> i32 {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::read_once(p) }
+}
+
+/// `write_once()` in Rust, on a plain `i32`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_write_once_s32(p: *mut i32, i: i32) {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::write_once(p, i) };
+}
+
+/// `smp_load_acquire()` in Rust, on a plain `i32`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_smp_load_acquire_s32(p: *const i32) -> i32 {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::smp_load_acquire(p) }
+}
+
+/// `smp_store_release()` in Rust, on a plain `i32`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_smp_store_release_s32(p: *mut i32, i: i32) {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::smp_store_release(p, i) };
+}
+
+/// `read_once()` in Rust, on a plain `i64`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_read_once_s64(p: *const i64) -> i64 {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::read_once(p) }
+}
+
+/// `write_once()` in Rust, on a plain `i64`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_write_once_s64(p: *mut i64, i: i64) {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::write_once(p, i) };
+}
+
+/// `smp_load_acquire()` in Rust, on a plain `i64`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_smp_load_acquire_s64(p: *const i64) -> i64 {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::smp_load_acquire(p) }
+}
+
+/// `smp_store_release()` in Rust, on a plain `i64`.
+///
+/// # Safety
+///
+/// `p` must be valid and aligned, as for the C twin.
+#[no_mangle]
+pub unsafe extern "C" fn rs_smp_store_release_s64(p: *mut i64, i: i64) {
+    // SAFETY: The caller passes a valid, aligned pointer.
+    unsafe { super::atomic::smp_store_release(p, i) };
+}

@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Reading the machine code of a kernel object: the instructions of `.text` and
+`.altinstr_replacement` as llvm-objdump prints them, the function symbols, the arm64
+alternatives (`.altinstructions`), and the instructions of a function on one path.
+
+Shared by scripts/codegen-compare (instruction counts and ordering parity with C) and
+scripts/herd-check (machine code to herd7 litmus tests).
+"""
+
+import re
+import struct
+import subprocess
+import sys
+
+LLVM = '/usr/lib/llvm-19/bin'
+
+INSN = re.compile(r'^\s+([0-9a-f]+):\s+(\S+)\s*(.*?)\s*$')
+TARGET = re.compile(r'0x([0-9a-f]+) <[^>]*>')
+# Instructions that neither compute nor access memory: branch-target and pointer-
+# authentication markers, hints.
+NOISE = {'endbr64', 'endbr32', 'bti', 'paciasp', 'autiasp', 'hint'}
+# The arm64 frame record, which the kernel's Rust flags force even in leaf functions.
+FRAME = {('stp', 'x29, x30, [sp, #-0x10]!'), ('mov', 'x29, sp'),
+         ('ldp', 'x29, x30, [sp], #0x10')}
+
+
+def run(*cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.exit(f'error: {" ".join(cmd)} failed ({e}); run scripts/setup (llvm-19)')
+
+
+def elf_section(path, name):
+    """The bytes of section `name` of a little-endian ELF64 file, or None."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    shoff, = struct.unpack_from('<Q', data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
+
+    def header(i):
+        return struct.unpack_from('<IIQQQQIIQQ', data, shoff + i * shentsize)
+    strtab = header(shstrndx)
+    for i in range(shnum):
+        h = header(i)
+        start = strtab[4] + h[0]
+        if data[start:data.index(b'\0', start)].decode() == name:
+            return data[h[4]:h[4] + h[5]]
+    return None
+
+
+class Object:
+    """The `.text` instructions, function symbols and alternative sites of one object."""
+
+    def __init__(self, path):
+        self.insns = {}  # address -> [mnemonic, operands], in .text
+        self.replacements = {}  # address -> (mnemonic, operands), in .altinstr_replacement
+        section = None
+        pending_lock = None
+        for line in run(f'{LLVM}/llvm-objdump', '-d', '--no-show-raw-insn', path).splitlines():
+            if line.startswith('Disassembly of section '):
+                section = line[len('Disassembly of section '):].rstrip(':')
+                continue
+            m = INSN.match(line)
+            if not m or section not in ('.text', '.altinstr_replacement'):
+                continue
+            addr, mnem, ops = int(m.group(1), 16), m.group(2), m.group(3)
+            if mnem == 'lock' and not ops:
+                pending_lock = addr
+                continue
+            if pending_lock is not None:
+                addr, mnem, pending_lock = pending_lock, f'lock {mnem}', None
+            if section == '.text':
+                self.insns[addr] = [mnem, ops]
+            else:
+                self.replacements[addr] = (mnem, ops)
+        self.addrs = sorted(self.insns)
+        self.functions = {}
+        for line in run(f'{LLVM}/llvm-nm', '-S', '--defined-only', path).splitlines():
+            f = line.split()
+            if len(f) == 4 and f[2] in 'Tt':
+                self.functions[f[3]] = (int(f[0], 16), int(f[1], 16))
+        self.alternatives = self.read_alternatives(path)
+
+    def read_alternatives(self, path):
+        """arm64: origin address -> (original length, replacement instructions) for every
+        `.altinstructions` entry (C's `struct alt_instr`, 12 bytes: relative origin,
+        relative replacement, cpucap, original length, replacement length). A callback entry
+        (C's `alternative_has_cap_likely()`) has no replacement: it patches in `nop`s."""
+        raw = elf_section(path, '.altinstructions')
+        if not raw:
+            return {}
+        relocs = {}
+        in_alt = False
+        for line in run(f'{LLVM}/llvm-readelf', '-r', path).splitlines():
+            if line.startswith('Relocation section'):
+                in_alt = "'.rela.altinstructions'" in line
+                continue
+            f = line.split()
+            if in_alt and len(f) >= 7 and re.fullmatch(r'[0-9a-f]+', f[0]):
+                relocs[int(f[0], 16)] = (f[4], int(f[6], 16))
+        out = {}
+        for off in range(0, len(raw) - 11, 12):
+            section, origin = relocs.get(off, (None, None))
+            if section != '.text':
+                continue
+            orig_len, repl_len = raw[off + 10], raw[off + 11]
+            repl_section, repl = relocs.get(off + 4, (None, None))
+            table = self.insns if repl_section == '.text' else self.replacements
+            if repl_len == 0 or repl_section not in ('.text', '.altinstr_replacement'):
+                insns = [('nop', '')] * (orig_len // 4)
+            else:
+                insns = [tuple(table[a]) for a in range(repl, repl + repl_len, 4) if a in table]
+            out[origin] = (orig_len, insns)
+        return out
+
+    def body(self, name):
+        """The instructions of function `name`: [(address, mnemonic, operands)]."""
+        start, size = self.functions[name]
+        return [(a, *self.insns[a]) for a in self.addrs if start <= a < start + size]
+
+
+    def patched(self, name, lse):
+        """The instructions of function `name` as they run on one arm64 path: on the LSE path
+        (`lse`) every alternative of the function replaced by its replacement, instruction for
+        instruction at the original's addresses (the kernel requires equal lengths); on the
+        LL/SC path, as compiled. [(address, mnemonic, operands)]"""
+        body = self.body(name)
+        if not lse:
+            return body
+        out, skip_to = [], None
+        for addr, mnem, ops in body:
+            if skip_to is not None and addr < skip_to:
+                continue
+            if addr in self.alternatives:
+                orig_len, insns = self.alternatives[addr]
+                if len(insns) * 4 != orig_len:
+                    raise ValueError(f'{name}: alternative at {addr:#x} replaces {orig_len} bytes '
+                                     f'by {len(insns)} instructions')
+                out += [(addr + 4 * k, m, o) for k, (m, o) in enumerate(insns)]
+                skip_to = addr + orig_len
+                continue
+            out.append((addr, mnem, ops))
+        return out
+
+
+def is_ret(mnem):
+    return mnem in ('ret', 'retq', 'retl')
+
+
+def is_call(mnem):
+    return mnem.startswith('call') or mnem in ('bl', 'blr')
+
+
+def is_jump(mnem):
+    return mnem in ('jmp', 'jmpq', 'b', 'br')
+
+
+def is_cond(mnem):
+    return (mnem.startswith('j') and not is_jump(mnem)) or mnem.startswith('b.') or \
+        mnem in ('cbz', 'cbnz', 'tbz', 'tbnz')
+
+
+def is_noise(arch, mnem, ops):
+    padding = mnem.startswith('nop') and not mnem.endswith('.alt')
+    return mnem in NOISE or padding or (arch == 'arm64' and (mnem, ops) in FRAME)
+
+
+def path(obj, name, arch, lse):
+    """The instructions of `name` reachable on one path, in address order, and problems.
+    On the LSE path, the original instructions of each alternative are replaced by its
+    replacement (marked as such: a replacement's padding `nop`s run, so they count)."""
+    body = obj.body(name)
+    index = {a: i for i, (a, _, _) in enumerate(body)}
+    seen, todo, problems, patched = set(), [0] if body else [], [], []
+    while todo:
+        i = todo.pop()
+        if i in seen or i >= len(body):
+            continue
+        seen.add(i)
+        addr, mnem, ops = body[i]
+        if lse and addr in obj.alternatives:
+            orig_len, insns = obj.alternatives[addr]
+            patched += [(addr + k * 0.01, f'{m}.alt' if m == 'nop' else m, o)
+                        for k, (m, o) in enumerate(insns)]
+            for a in range(addr + 4, addr + orig_len, 4):
+                seen.add(index.get(a, i))
+            if addr + orig_len in index:
+                todo.append(index[addr + orig_len])
+            seen.discard(i)
+            seen.add(('patched', i))
+            continue
+        if is_ret(mnem) or mnem in ('ud2', 'brk'):
+            continue
+        if is_call(mnem):
+            problems.append(f'calls {ops}')
+        m = TARGET.search(ops)
+        target = int(m.group(1), 16) if m else None
+        if (is_jump(mnem) or is_cond(mnem)) and target is not None and target not in index:
+            problems.append(f'branches out of the function: {mnem} {ops}')
+            target = None
+        if is_jump(mnem):
+            if target is not None:
+                todo.append(index[target])
+            continue
+        if is_cond(mnem) and target is not None:
+            todo.append(index[target])
+        todo.append(i + 1)
+    kept = [body[i] for i in seen if not isinstance(i, tuple)]
+    patched_origins = {body[i[1]][0] for i in seen if isinstance(i, tuple)}
+    for a in patched_origins:
+        orig_len = obj.alternatives[a][0]
+        kept = [x for x in kept if not a <= x[0] < a + orig_len]
+    return sorted(kept + patched, key=lambda x: x[0]), problems
