@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The weakening mutants of tests/ordering-mutants: reading the table, and writing a copy of
+the library (`rust/`) with one mutant's patch applied, for a build that must fail the checks
+that read machine code (scripts/codegen-parity, scripts/herd-check)."""
+
+import configparser
+import os
+import shutil
+from dataclasses import dataclass
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TABLE = os.path.join(ROOT, 'tests', 'ordering-mutants')
+PATHS = {'arm64': ('lse', 'llsc'), 'x86_64': ('-',)}
+
+
+class MutantError(Exception):
+    """A mutant that is not well defined, or whose patch no longer applies."""
+
+
+@dataclass
+class Mutant:
+    name: str
+    description: str
+    arches: tuple
+    cfg: str = None         # a rust/atomic/mutant.rs mutant
+    file: str = None        # a patch: in `file`, `replace` becomes `with`
+    replace: str = None
+    with_text: str = None
+    herd: tuple = ()        # (path, litmus test name) pairs that herd7 must fail
+
+    def herd_tests(self, arch):
+        """The (path, test) pairs the herd7 check must fail on `arch`."""
+        return [(p, t) for p, t in self.herd if p in PATHS[arch]]
+
+
+def load(table=TABLE):
+    """Every mutant of the table, in its order."""
+    parser = configparser.ConfigParser(interpolation=None, delimiters=('=',),
+                                       comment_prefixes=('#',), empty_lines_in_values=False)
+    parser.optionxform = str
+    try:
+        with open(table, encoding='utf-8') as f:
+            parser.read_file(f)
+    except (OSError, configparser.Error) as e:
+        raise MutantError(f'{table}: {e}') from e
+    out = []
+    for name in parser.sections():
+        s = parser[name]
+        where = f'{table}: [{name}]'
+        arches = tuple(s.get('arch', '').split())
+        if not arches or any(a not in PATHS for a in arches):
+            raise MutantError(f'{where}: arch must name x86_64 and/or arm64')
+        herd = []
+        for line in s.get('herd', '').splitlines():
+            words = line.split()
+            if len(words) != 2 or not any(words[0] in PATHS[a] for a in arches):
+                raise MutantError(f'{where}: herd line {line!r} is not "<path> <test>" with a '
+                                  f'path of {", ".join(arches)}')
+            herd.append(tuple(words))
+        m = Mutant(name, s.get('class', ''), arches, cfg=s.get('cfg'), file=s.get('file'),
+                   replace=s.get('replace'), with_text=s.get('with'), herd=tuple(herd))
+        if bool(m.cfg) == bool(m.file) or (m.file and (m.replace is None or m.with_text is None)):
+            raise MutantError(f'{where}: give either cfg, or file, replace and with')
+        if not m.herd:
+            raise MutantError(f'{where}: no herd line: which litmus test must catch it?')
+        out.append(m)
+    return out
+
+
+def for_arch(arch, table=TABLE):
+    return [m for m in load(table) if arch in m.arches]
+
+
+def write_copy(mutant, dest):
+    """Writes `rust/` to `dest/rust` with the mutant's patch applied (a cfg mutant: as is), so
+    that `dest/rust/atomic.rs` is the mutated library's root."""
+    src = os.path.join(ROOT, 'rust')
+    target = os.path.join(dest, 'rust')
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(src, target)
+    if mutant.cfg:
+        return
+    path = os.path.join(target, os.path.relpath(os.path.join(ROOT, mutant.file), src))
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    found = text.count(mutant.replace)
+    if found != 1:
+        raise MutantError(f'mutant {mutant.name}: the text to replace occurs {found} times in '
+                          f'{mutant.file}, not once; update tests/ordering-mutants:\n'
+                          f'  {mutant.replace}')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text.replace(mutant.replace, mutant.with_text))
