@@ -15,6 +15,10 @@ BINDGEN_VERSION=0.72.1
 BINDGEN_BIN=$CACHE_DIR/bindgen-$BINDGEN_VERSION/bin/bindgen
 BUSYBOX_ARM64=$CACHE_DIR/busybox-arm64/bin/busybox
 BUSYBOX_X86_64=/bin/busybox
+# herd7, built by scripts/setup from Debian's herdtools7 source package (sid), one directory
+# per version: bin/herd7 and its models (share/herdtools7/).
+HERD_SOURCE_SUITE=sid
+HERD_ROOT=$CACHE_DIR/herdtools7
 
 export PATH="$LLVM_BIN:$PATH"
 export LIBCLANG_PATH=/usr/lib/llvm-19/lib
@@ -51,4 +55,27 @@ kernel_litmus_dir() {
 	for d in "$CACHE_DIR"/src/linux-*/tools/memory-model/litmus-tests; do
 		[ -d "$d" ] && echo "$d"
 	done | tail -n 1
+}
+
+# The herd7 installation of the newest version that scripts/setup built; prints nothing when
+# there is none.
+herd_dir() {
+	local d
+	for d in "$HERD_ROOT"/*/; do
+		[ -x "$d/bin/herd7" ] && echo "${d%/}"
+	done | sort -V | tail -n 1
+}
+
+# The first Debian archive address of the machine's own apt configuration (deb822 or
+# one-line format), without the security archive: where scripts/setup looks for sources.
+debian_archive_uri() {
+	{
+		cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '
+			/^$/ { if (types ~ /deb/ && suites !~ /-security/ && uri) print uri; types = suites = uri = "" }
+			/^Types:/ { types = $0 } /^Suites:/ { suites = $0 } /^URIs:/ { uri = $2 }
+			END { if (types ~ /deb/ && suites !~ /-security/ && uri) print uri }'
+		cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			awk '$1 == "deb" { i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+				if ($(i + 1) !~ /-security/) print $i }'
+	} | head -n 1
 }
