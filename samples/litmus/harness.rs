@@ -1,157 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! What a translated litmus test is, for the runner (`samples/rust_atomic_litmus.rs`).
+//! The in-kernel runner's harness (`samples/rust_atomic_litmus.rs`): where the shared variables
+//! of the running test's instances live, and `rcu_read_lock()` and friends.
 //!
 //! `scripts/litmus2rust` turns each LKMM litmus test (`tools/memory-model/litmus-tests/`) into
-//! one [`Test`]: its shared variables, one function per litmus thread, and its final-state
-//! clause. A thread function runs the litmus thread's body once, on one [`Instance`] of the
-//! shared variables, and leaves its registers in `out`; every access to a shared variable goes
-//! through `kernel::sync::atomic` (this crate's `atomic` module), the library under test.
+//! one [`Test`] (`test.rs`): its shared variables, one function per litmus thread, and its
+//! final-state clause. A thread function runs the litmus thread's body once, on one
+//! [`Instance`] of the shared variables, and leaves its registers in `out`; every access to a
+//! shared variable goes through `kernel::sync::atomic` (this crate's `atomic` module), the
+//! library under test.
 
 use crate::atomic::{AtomicI32, AtomicUsize};
 
-/// The outcome the test's `Result:` comment predicts (LKMM's verdict).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Expect {
-    /// The clause's proposition must never hold: observing it is a failure.
-    Never,
-    /// The proposition may or may not hold: the test passes either way.
-    Sometimes,
-    /// The proposition must hold in every final state.
-    Always,
-}
-
-/// A shared variable's type in the litmus test.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum VarKind {
-    /// `int` or `atomic_t`: an [`AtomicI32`] cell.
-    Int,
-    /// `int *` (declared as `int **p` in the thread's parameters): an [`AtomicUsize`] cell
-    /// holding the address of an `Int` variable of the same instance, or 0 for NULL.
-    Ptr,
-    /// `spinlock_t`: a [`Lock`].
-    Lock,
-}
-
-/// A shared variable's initial value (the test's `{ ... }` section; 0 when absent).
-#[derive(Clone, Copy)]
-pub(crate) enum Init {
-    /// An integer (`x=1;`); for a `Ptr` variable only 0, NULL.
-    Int(i32),
-    /// The address of variable number `.0` of the same instance (`p=y;`).
-    Addr(usize),
-}
-
-/// A shared variable.
-pub(crate) struct Var {
-    /// Its name in the litmus test.
-    pub(crate) name: &'static str,
-    pub(crate) kind: VarKind,
-    pub(crate) init: Init,
-}
-
-/// How a final-state value is printed and compared.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum SlotKind {
-    /// An integer.
-    Int,
-    /// A pointer: in the state given to [`Test::holds`] it is the index of the variable it
-    /// points to, [`NULL`] for NULL, [`WILD`] for any other address.
-    Ptr,
-}
-
-/// A pointer slot's value for NULL.
-pub(crate) const NULL: i64 = -1;
-/// A pointer slot's value for an address that is no variable of the instance.
-pub(crate) const WILD: i64 = -2;
-
-/// Where a final-state value comes from.
-#[derive(Clone, Copy)]
-pub(crate) enum Source {
-    /// Register `index` of thread `thread`'s `out` array.
-    Reg { thread: usize, index: usize },
-    /// The final value of shared variable number `.0`.
-    Var(usize),
-}
-
-/// One value of the final state: every register and variable that the clause or the test's
-/// `locations [...]` names, in order of first mention.
-pub(crate) struct Slot {
-    /// As herd prints it: `0:r0` for a register, `x` for a variable.
-    pub(crate) name: &'static str,
-    pub(crate) kind: SlotKind,
-    pub(crate) source: Source,
-}
-
-/// The final-state clause's quantifier.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Quantifier {
-    /// `exists P`.
-    Exists,
-    /// `~exists P`: P must never hold.
-    NotExists,
-    /// `forall P`: P must always hold.
-    Forall,
-}
-
-/// A litmus thread's body: runs once on `m`, stores its registers into `out` (integers as
-/// themselves, pointers as addresses cast to `i64`).
-pub(crate) type ThreadFn = fn(m: &Instance<'_>, out: &mut [i64]);
-
-/// One translated litmus test.
-pub(crate) struct Test {
-    /// The test's name (its first line, after `C`).
-    pub(crate) name: &'static str,
-    /// `Result:` in its header comment; `None` when it has none (the quantifier then decides:
-    /// `exists` passes either way, `~exists` and `forall` fail when violated).
-    pub(crate) expect: Option<Expect>,
-    pub(crate) quantifier: Quantifier,
-    /// The clause as written in the test, for the report.
-    pub(crate) clause: &'static str,
-    pub(crate) vars: &'static [Var],
-    /// One function per litmus thread, P0 first.
-    pub(crate) threads: &'static [ThreadFn],
-    /// The number of `out` registers of each thread.
-    pub(crate) regs: &'static [usize],
-    pub(crate) slots: &'static [Slot],
-    /// The clause's proposition P (not its negation), on the final state: one value per slot.
-    pub(crate) holds: fn(state: &[i64]) -> bool,
-}
-
-/// A test-and-set spinlock built on the library, with the LKMM semantics of `spin_lock()`
-/// (an ACQUIRE) and `spin_unlock()` (a RELEASE), as the kernel's qspinlock has.
-#[repr(transparent)]
-pub(crate) struct Lock(AtomicI32);
-
-impl Lock {
-    /// `spin_lock()`.
-    #[inline(always)]
-    pub(crate) fn lock(&self) {
-        while self.0.cmpxchg_acquire(0, 1) != 0 {
-            while self.0.read() != 0 {
-                core::hint::spin_loop();
-            }
-        }
-    }
-
-    /// `spin_trylock()`: whether the lock was taken.
-    #[inline(always)]
-    pub(crate) fn trylock(&self) -> bool {
-        self.0.cmpxchg_acquire(0, 1) == 0
-    }
-
-    /// `spin_unlock()`.
-    #[inline(always)]
-    pub(crate) fn unlock(&self) {
-        self.0.set_release(0);
-    }
-
-    /// `spin_is_locked()`: a plain `READ_ONCE()` of the lock word, as in C.
-    #[inline(always)]
-    pub(crate) fn is_locked(&self) -> bool {
-        self.0.read() != 0
-    }
-}
+#[path = "test.rs"]
+mod test;
+pub(crate) use test::*;
 
 /// Most shared variables of one test.
 pub(crate) const MAX_VARS: usize = 8;

@@ -2,8 +2,8 @@
 
 //! Host check of `scripts/litmus2rust`'s output (tests/test_litmus2rust.py builds and runs
 //! it): the translated tests compiled against the real library (`rust/atomic.rs`, as on an
-//! SMP x86 kernel) and the runner's contract types (`samples/litmus/harness.rs`, given as
-//! `LITMUS_CONTRACT`, without its `Instance`), then each test's threads run one after another
+//! SMP x86 kernel) and the runner's contract types (`samples/litmus/test.rs`, given as
+//! `LITMUS_CONTRACT`), then each test's threads run one after another
 //! in every order. A sequential run is a sequentially consistent execution, which the LKMM
 //! always allows: a `Never` proposition must hold in none of them, an `Always` one in all.
 //!

@@ -4,7 +4,8 @@
 
 // MP+onceassign+derefonce.litmus: Result: Never
 #[allow(unused_mut, unused_assignments, unused_variables, clippy::all)]
-fn mp_onceassign_derefonce_p0(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
+#[inline(always)]
+pub(crate) fn mp_onceassign_derefonce_p0(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
     let x = m.int(2);
     let p = m.ptr(0);
     x.set(1);
@@ -12,7 +13,8 @@ fn mp_onceassign_derefonce_p0(m: &crate::harness::Instance<'_>, out: &mut [i64])
 }
 
 #[allow(unused_mut, unused_assignments, unused_variables, clippy::all)]
-fn mp_onceassign_derefonce_p1(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
+#[inline(always)]
+pub(crate) fn mp_onceassign_derefonce_p1(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
     let x = m.int(2);
     let p = m.ptr(0);
     let mut r0: usize = 0;

@@ -4,7 +4,8 @@
 
 // SB+fencembonceonces.litmus: Result: Never
 #[allow(unused_mut, unused_assignments, unused_variables, clippy::all)]
-fn sb_fencembonceonces_p0(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
+#[inline(always)]
+pub(crate) fn sb_fencembonceonces_p0(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
     let x = m.int(0);
     let y = m.int(1);
     let mut r0: i32 = 0;
@@ -15,7 +16,8 @@ fn sb_fencembonceonces_p0(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
 }
 
 #[allow(unused_mut, unused_assignments, unused_variables, clippy::all)]
-fn sb_fencembonceonces_p1(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
+#[inline(always)]
+pub(crate) fn sb_fencembonceonces_p1(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
     let x = m.int(0);
     let y = m.int(1);
     let mut r0: i32 = 0;
