@@ -9,6 +9,7 @@
 #   make boot        # the main job: build and boot every target, print the results table
 #   make generate    # regenerate the typed API from scripts/atomic/atomics.tbl
 #   make litmus      # every litmus test >= 10^6 times per target, weakenings, tables
+#   make herd        # the herd7 check of every litmus test on both architectures, tables
 #   make bench       # benchmarks: results/bench.md and results/bench.svg
 #
 # LITMUS=DIR|FILES chooses the litmus tests the runner (samples/rust_atomic_litmus.rs) runs;
@@ -55,7 +56,10 @@ boot:
 litmus:
 	scripts/litmus-run
 
+herd:
+	scripts/herd-check --table $(LITMUS)
+
 bench:
 	scripts/bench
 
-.PHONY: modules clean test boot generate litmus bench FORCE
+.PHONY: modules clean test boot generate litmus herd bench FORCE

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The harness of the herd7 check (`scripts/herd-check`): each litmus thread, as
+//! `scripts/litmus2rust` translates it for the in-kernel runner, compiled on its own into an
+//! entry point whose machine code the check turns into an AArch64 or X86_64 litmus test.
+//!
+//! An entry point (`entry!`) is the thread's body between two marker instructions. The first
+//! marker's `asm!` hands the thread the addresses of the shared variables in fixed registers
+//! ([`variables`]): the check initialises those registers with the test's locations. The second
+//! takes the thread's registers (`out`) in the same fixed registers: the check's final
+//! condition reads them there. Between the markers is exactly what the compiler made of the
+//! translated thread on `kernel::sync::atomic`, inlined; the check refuses anything it cannot
+//! model (a call, a stack access, an unknown instruction) by name.
+//!
+//! The entry points are never run: the module is built and disassembled, never loaded.
+
+use core::arch::asm;
+use core::marker::PhantomData;
+
+use crate::atomic::{AtomicI32, AtomicUsize};
+
+#[path = "../../samples/litmus/test.rs"]
+mod test;
+pub(crate) use test::*;
+
+/// Most shared variables of one test, as for the in-kernel runner.
+pub(crate) const MAX_VARS: usize = 8;
+/// Most registers of one thread, as for the in-kernel runner.
+pub(crate) const MAX_REGS: usize = 8;
+
+/// One instance of a test's shared variables: the addresses the first marker produced.
+///
+/// # Invariants
+///
+/// Each `vars[v]` is the address the check gives shared variable `v` in its litmus test: an
+/// aligned location of the variable's kind. The check never runs the code.
+#[derive(Clone, Copy)]
+pub(crate) struct Instance<'a> {
+    vars: [*mut u8; MAX_VARS],
+    _variables: PhantomData<&'a ()>,
+}
+
+impl<'a> Instance<'a> {
+    /// `int` (or `atomic_t`) variable number `v`.
+    #[inline(always)]
+    pub(crate) fn int(&self, v: usize) -> &'a AtomicI32 {
+        // SAFETY: By the type invariant, `vars[v]` is an aligned `int` location.
+        unsafe { AtomicI32::from_ptr(self.vars[v].cast::<i32>()) }
+    }
+
+    /// `int *` variable number `v`: it holds an address (0 is NULL).
+    #[inline(always)]
+    pub(crate) fn ptr(&self, v: usize) -> &'a AtomicUsize {
+        // SAFETY: By the type invariant, `vars[v]` is an aligned pointer location.
+        unsafe { AtomicUsize::from_ptr(self.vars[v].cast::<usize>()) }
+    }
+
+    /// `spinlock_t` variable number `v`.
+    #[inline(always)]
+    pub(crate) fn lock(&self, v: usize) -> &'a Lock {
+        // SAFETY: By the type invariant, `vars[v]` is an aligned lock word; `Lock` is a
+        // transparent `AtomicI32`.
+        unsafe { &*self.vars[v].cast::<Lock>() }
+    }
+
+    /// The address of `int` variable number `v` (C: `x` where the parameter is `int *x`).
+    #[inline(always)]
+    pub(crate) fn addr(&self, v: usize) -> usize {
+        self.vars[v] as usize
+    }
+
+    /// The `int` at address `addr` (C: `*r0`). Unlike the runner's, no range check: in the
+    /// litmus test an address is a location, and herd7 itself checks every dereference.
+    #[inline(always)]
+    pub(crate) fn deref(&self, addr: usize) -> &'a AtomicI32 {
+        // SAFETY: In the check's model every address a thread computes is a location of the
+        // test (herd7 rejects any other); the code is never run.
+        unsafe { AtomicI32::from_ptr(addr as *mut i32) }
+    }
+}
+
+/// `rcu_read_lock()`: as for the in-kernel runner (`samples/litmus/harness.rs`), a compiler
+/// barrier, C's `preempt_disable()` without `CONFIG_PREEMPT_COUNT`.
+#[inline(always)]
+pub(crate) fn rcu_read_lock() {
+    crate::atomic::barrier();
+}
+
+/// `rcu_read_unlock()`: as [`rcu_read_lock`].
+#[inline(always)]
+pub(crate) fn rcu_read_unlock() {
+    crate::atomic::barrier();
+}
+
+/// `synchronize_rcu()`: the kernel's, a call, which the check reports as one it cannot model.
+pub(crate) fn synchronize_rcu() {
+    // SAFETY: Never run (see the module docs); in the kernel, a kthread may sleep here.
+    unsafe { kernel::bindings::synchronize_rcu() };
+}
+
+/// The first marker: the addresses of the shared variables, in `x0`..`x7` (arm64) or `rdi`,
+/// `rsi`, `rdx`, `rcx`, `r8`..`r11` (x86_64), in `Instance` order; `scripts/herd-check` reads
+/// the same list.
+#[inline(always)]
+pub(crate) fn variables<'a>() -> Instance<'a> {
+    let v: [*mut u8; MAX_VARS];
+    // The marker is a `hint` that the architecture defines as a no-op (Arm ARM C6.2 "HINT").
+    // SAFETY: A no-op; the registers it "writes" are outputs, so the compiler keeps nothing
+    // in them across it.
+    #[cfg(CONFIG_ARM64)]
+    unsafe {
+        let (a, b, c, d, e, f, g, h);
+        asm!("hint #120", out("x0") a, out("x1") b, out("x2") c, out("x3") d, out("x4") e,
+             out("x5") f, out("x6") g, out("x7") h, options(nostack, preserves_flags));
+        v = [a, b, c, d, e, f, g, h];
+    }
+    // The marker is a multi-byte `nop` (Intel SDM Vol. 2, NOP) with a displacement that
+    // names it.
+    // SAFETY: A no-op, as above.
+    #[cfg(CONFIG_X86_64)]
+    unsafe {
+        let (a, b, c, d, e, f, g, h);
+        asm!("nopl 0x68657201(%rax)", out("rdi") a, out("rsi") b, out("rdx") c, out("rcx") d,
+             out("r8") e, out("r9") f, out("r10") g, out("r11") h,
+             options(att_syntax, nostack, preserves_flags));
+        v = [a, b, c, d, e, f, g, h];
+    }
+    // INVARIANT: The check initialises these registers with the test's locations.
+    Instance { vars: v, _variables: PhantomData }
+}
+
+/// The second marker: the thread's registers, `out` in the registers of [`variables`]. Not
+/// `nomem`: every memory
+/// access of the thread stays before it.
+#[inline(always)]
+pub(crate) fn registers(out: &[i64; MAX_REGS]) {
+    let [a, b, c, d, e, f, g, h] = *out;
+    // SAFETY: A no-op (see `variables`) that only reads registers.
+    #[cfg(CONFIG_ARM64)]
+    unsafe {
+        asm!("hint #121", in("x0") a, in("x1") b, in("x2") c, in("x3") d, in("x4") e,
+             in("x5") f, in("x6") g, in("x7") h, options(nostack, preserves_flags));
+    }
+    // SAFETY: As above.
+    #[cfg(CONFIG_X86_64)]
+    unsafe {
+        asm!("nopl 0x68657202(%rax)", in("rdi") a, in("rsi") b, in("rdx") c, in("rcx") d,
+             in("r8") e, in("r9") f, in("r10") g, in("r11") h,
+             options(att_syntax, nostack, preserves_flags));
+    }
+}
+
+/// Defines entry point `$name`: litmus thread `$thread` between the two markers.
+macro_rules! entry {
+    ($name:ident, $thread:path) => {
+        #[doc = concat!("`", stringify!($thread), "` for the herd7 check (`harness.rs`).")]
+        #[no_mangle]
+        pub extern "C" fn $name() {
+            let m = $crate::harness::variables();
+            let mut out = [0i64; $crate::harness::MAX_REGS];
+            $thread(&m, &mut out);
+            $crate::harness::registers(&out);
+        }
+    };
+}
+pub(crate) use entry;
