@@ -13,14 +13,17 @@
 //!
 //! Parameters: `iterations=1..100000000` (per test), `batch=1..512`, `test=NAME` (run only
 //! that test), `seconds=0..3600` (time budget of each test; 0: none), `until_seen=0|1` (stop a
-//! test once its clause held), `control=NAME` (run NAME first, until its clause held; see
-//! below), and `ktap_number` (the suite's position in the boot test's KTAP document).
+//! test once its clause held), `control=NAME` (with `test=`: run NAME interleaved with that
+//! test; see below), and `ktap_number` (the suite's position in the boot test's KTAP document).
 //!
 //! A mutation-test build (`tests/mutants`) weakens the library on purpose. A strict test that
 //! still passes there did not catch the weakening, and says so. With `control=NAME`, where NAME
 //! is the same test without the ordering that was weakened (`SB+poonceonces` for
-//! `SB+fencembonceonces`), a machine that never showed NAME's weak outcome (its budget: a third
-//! of `seconds`) could not have shown the weakening either, and the module says that instead.
+//! `SB+fencembonceonces`), the two run in alternating slices of one second, so that both see
+//! the same load on the host, within the test's budget, and each is reported once, with all its
+//! slices. If the control showed its weak outcome so rarely that the test's iterations would
+//! have shown it fewer than [`FAIR_CHANCE`] times at that rate, this machine cannot tell, and
+//! the module says so with the numbers; otherwise the test had a fair chance and missed.
 
 use core::sync::atomic::{AtomicBool as CoreAtomicBool, Ordering};
 use kernel::ffi::{c_int, c_void};
@@ -105,7 +108,7 @@ module_param_string!(
     CONTROL,
     "control",
     TEST_NAME_LEN,
-    "Run this test first, until its clause held: whether this machine shows that weak outcome"
+    "With test=: run this test interleaved with it, to tell whether this machine shows that weak outcome"
 );
 
 /// The validated parameters.
@@ -140,6 +143,10 @@ impl Config {
         let until_seen = UNTIL_SEEN.value_in(0, 0..=1)?;
         let only = test_index("test", TEST.given())?;
         let control = test_index("control", CONTROL.given())?;
+        if control.is_some() && (only.is_none() || only == control) {
+            pr_err!("control= is invalid without test= naming another test: the control runs interleaved with that test\n");
+            return Err(EINVAL);
+        }
         ktap::check_param()?;
         Ok(Self {
             limits: runner::Limits {
@@ -153,60 +160,65 @@ impl Config {
         })
     }
 
-    /// The tests this run runs, the control first.
-    fn tests(&self) -> impl Iterator<Item = &'static Test> + Clone {
-        let control = self.control.map(|index| generated::TESTS[index]);
-        let rest = match self.only {
+    /// The tests this run runs, besides the control.
+    fn tests(&self) -> impl Iterator<Item = &'static Test> {
+        match self.only {
             Some(index) => &generated::TESTS[index..=index],
             None => generated::TESTS,
-        };
-        let is_control = move |t: &&'static Test| control.is_some_and(|c| core::ptr::eq(c, *t));
-        Iterator::chain(
-            control.into_iter(),
-            rest.iter().copied().filter(move |t| !is_control(t)),
-        )
+        }
+        .iter()
+        .copied()
     }
 }
 
-/// What the control test showed: its name, whether its clause held, its iterations.
-#[derive(Clone, Copy)]
-struct ControlResult {
-    name: &'static str,
-    seen: bool,
+/// How long each slice of a test interleaved with its control runs: short, so that both see the
+/// same load on the host; long, so that starting threads costs little of it.
+const SLICE_NS: i64 = 1_000_000_000;
+
+/// The sightings of the control's weak outcome that the test's iterations would have shown at
+/// the control's rate, from which on a test that showed none has had a fair chance: at the same
+/// rate, it would have shown none with probability e^-10 (4.5e-5). Below it, this machine shows
+/// the weak outcome too rarely to tell. `scripts/lkmm/evidence.py` holds the same number.
+const FAIR_CHANCE: u64 = 10;
+
+/// The runs of one test, added up.
+#[derive(Default)]
+struct Progress {
+    runs: u32,
+    /// Iterations of all runs.
     iterations: u64,
+    elapsed_ns: i64,
+    /// Why the last run stopped early, if it did.
+    cut: Option<runner::Cut>,
+    wild: bool,
 }
 
-/// What the controller needs; lives in the module until the controller has stopped.
-struct Control {
-    cfg: Config,
-    /// Set when the module is unloaded: the running test stops, the rest are not run.
-    abort: CoreAtomicBool,
-}
-
-/// Runs `test` within `limits` and reports it as a case of `suite`; returns the run's
-/// histogram counts (clause held, did not hold) if it ran to its end or to a cut.
-fn run_test(
+/// Runs `test` once within `limits`, counted in `tally` after the runs `progress` holds. On an
+/// error (another run exists, the threads cannot start, the module is being unloaded) reports
+/// the test's case, and returns `Err`.
+fn run_once(
     suite: &mut ktap::Suite,
     test: &'static Test,
     limits: runner::Limits,
+    tally: runner::Tally,
+    progress: &mut Progress,
     stop: &impl Fn() -> bool,
-    control: Option<ControlResult>,
-) -> Option<(u64, u64)> {
+) -> core::result::Result<(), ()> {
     // The controller runs one test at a time: no other `Run` exists.
-    let Some(run) = runner::Run::new(test, limits) else {
+    let Some(run) = runner::Run::new(test, limits, tally, progress.runs > 0) else {
         suite.diag(format_args!("{}: another run is in progress", test.name));
         suite.case(test.name, false);
-        return None;
+        return Err(());
     };
     let start = kthread::now_ns();
     let completed = run.execute(stop);
-    let elapsed = kthread::now_ns() - start;
-    let ok = match completed {
-        Ok(true) => report::test(suite, &run, elapsed),
+    progress.elapsed_ns += kthread::now_ns() - start;
+    match completed {
+        Ok(true) => (),
         Ok(false) => {
             suite.diag(format_args!("aborted by module unload"));
             suite.skip(test.name, format_args!("aborted by module unload"));
-            return None;
+            return Err(());
         }
         Err(e) => {
             suite.diag(format_args!(
@@ -214,37 +226,193 @@ fn run_test(
                 test.name
             ));
             suite.case(test.name, false);
-            return None;
+            return Err(());
         }
-    };
+    }
     let h = run.histogram();
-    let iterations = h.positive + h.negative;
+    progress.runs += 1;
+    progress.iterations = h.positive + h.negative;
+    progress.cut = run.cut();
+    progress.wild |= run.wild.load(Ordering::Relaxed);
+    Ok(())
+}
+
+/// Whether `iterations` of a test had a fair chance to show the weak outcome that `control`
+/// showed, at the control's rate (see [`FAIR_CHANCE`]).
+fn fair_chance(control: &runner::Histogram, iterations: u64) -> bool {
+    let control_iterations = control.positive + control.negative;
+    control_iterations > 0
+        && u128::from(control.positive) * u128::from(iterations)
+            >= u128::from(FAIR_CHANCE) * u128::from(control_iterations)
+}
+
+/// Reports `test`, whose runs `progress` and histogram `h` hold, as a case of `suite`. In a
+/// mutation-test build a strict test that passes did not catch the weakening: its case is
+/// skipped, with what the control (name and histogram), if it ran interleaved with it, showed.
+fn report_case(
+    suite: &mut ktap::Suite,
+    test: &'static Test,
+    h: &runner::Histogram,
+    progress: &Progress,
+    limits: runner::Limits,
+    control: Option<(&'static str, &runner::Histogram)>,
+) {
+    let outcome = report::Outcome {
+        test,
+        histogram: h,
+        elapsed_ns: progress.elapsed_ns,
+        cut: progress.cut,
+        iterations: limits.iterations,
+        wild: progress.wild,
+    };
+    let ok = report::test(suite, &outcome);
     if !(cfg!(rust_atomic_mutant) && ok && report::strict(test)) {
         suite.case(test.name, ok);
-    } else if let Some(c) = control.filter(|c| !c.seen) {
-        // A mutation-test build on a machine that showed no weak outcome at all.
-        suite.diag(format_args!(
-            "{}: the weakening is not observable on this machine: {iterations} iterations, none \
-             forbidden, and its control {} showed no weak outcome either in {} iterations",
-            test.name, c.name, c.iterations
-        ));
-        suite.skip(
-            test.name,
-            format_args!("weakening not observable on this machine"),
-        );
-    } else {
-        // A mutation-test build: a strict test that passes did not catch the weakening.
-        suite.diag(format_args!(
-            "{}: the weakening is not observable on this target: {iterations} iterations, none \
-             forbidden",
-            test.name
-        ));
-        suite.skip(
-            test.name,
-            format_args!("weakening not observable on this target"),
-        );
+        return;
     }
-    Some((h.positive, h.negative))
+    let iterations = h.positive + h.negative;
+    match control {
+        Some((name, c)) if !fair_chance(c, iterations) => {
+            // A mutation-test build on a machine that shows the weak outcome too rarely.
+            suite.diag(format_args!(
+                "{}: the weakening is not observable on this machine: {iterations} iterations, \
+                 none forbidden, and its control {name}, interleaved with it, showed its weak \
+                 outcome only {} times in {} iterations (fewer than {FAIR_CHANCE} expected in \
+                 this test's iterations)",
+                test.name,
+                c.positive,
+                c.positive + c.negative
+            ));
+            suite.skip(
+                test.name,
+                format_args!("weakening not observable on this machine"),
+            );
+        }
+        _ => {
+            // A strict test that passes did not catch the weakening.
+            suite.diag(format_args!(
+                "{}: the weakening is not observable on this target: {iterations} iterations, \
+                 none forbidden",
+                test.name
+            ));
+            if let Some((name, c)) = control {
+                suite.diag(format_args!(
+                    "{}: its control {name}, interleaved with it, showed its weak outcome {} \
+                     times in {} iterations",
+                    test.name,
+                    c.positive,
+                    c.positive + c.negative
+                ));
+            }
+            suite.skip(
+                test.name,
+                format_args!("weakening not observable on this target"),
+            );
+        }
+    }
+}
+
+/// Runs `test` within `limits` and reports it.
+fn run_alone(
+    suite: &mut ktap::Suite,
+    test: &'static Test,
+    limits: runner::Limits,
+    stop: &impl Fn() -> bool,
+) {
+    let mut progress = Progress::default();
+    if run_once(
+        suite,
+        test,
+        limits,
+        runner::Tally::Test,
+        &mut progress,
+        stop,
+    )
+    .is_err()
+    {
+        return;
+    }
+    let histograms = runner::Histograms::get().expect("no run exists between runs");
+    report_case(
+        suite,
+        test,
+        histograms.of(runner::Tally::Test),
+        &progress,
+        limits,
+        None,
+    );
+}
+
+/// Runs `test` and `control` in alternating slices of [`SLICE_NS`], within `limits` (the test
+/// stops once its clause held if `limits.until_seen`; the control runs its slices whole), so
+/// that both run under the same load; reports the control, then the test.
+fn run_interleaved(
+    suite: &mut ktap::Suite,
+    test: &'static Test,
+    control: &'static Test,
+    limits: runner::Limits,
+    stop: &impl Fn() -> bool,
+) {
+    let slice_ns = match limits.budget_ns {
+        0 => SLICE_NS,
+        budget => budget.min(SLICE_NS),
+    };
+    let (mut t, mut c) = (Progress::default(), Progress::default());
+    loop {
+        if c.iterations < limits.iterations {
+            let slice = runner::Limits {
+                iterations: limits.iterations - c.iterations,
+                budget_ns: slice_ns,
+                until_seen: false,
+                ..limits
+            };
+            if run_once(suite, control, slice, runner::Tally::Control, &mut c, stop).is_err() {
+                suite.skip(
+                    test.name,
+                    format_args!("its control {} did not run", control.name),
+                );
+                return;
+            }
+        }
+        let slice = runner::Limits {
+            iterations: limits.iterations - t.iterations,
+            budget_ns: slice_ns,
+            ..limits
+        };
+        if run_once(suite, test, slice, runner::Tally::Test, &mut t, stop).is_err() {
+            // The test's case is reported; the control's comes first in the plan.
+            suite.skip(
+                control.name,
+                format_args!("its test {} did not run", test.name),
+            );
+            return;
+        }
+        let seen = t.cut == Some(runner::Cut::Seen);
+        let out_of_time = limits.budget_ns > 0 && t.elapsed_ns + c.elapsed_ns >= limits.budget_ns;
+        if seen || t.iterations >= limits.iterations || out_of_time {
+            break;
+        }
+    }
+    // Why each stopped, overall (each slice stopped by its own budget).
+    let overall = |p: &Progress, why: runner::Cut| match p.cut {
+        Some(runner::Cut::Seen) => Some(runner::Cut::Seen),
+        _ if p.iterations >= limits.iterations => None,
+        _ => Some(why),
+    };
+    t.cut = overall(&t, runner::Cut::Time);
+    c.cut = overall(&c, runner::Cut::Partner);
+    let histograms = runner::Histograms::get().expect("no run exists between runs");
+    let ch = histograms.of(runner::Tally::Control);
+    report_case(suite, control, ch, &c, limits, None);
+    let th = histograms.of(runner::Tally::Test);
+    report_case(suite, test, th, &t, limits, Some((control.name, ch)));
+}
+
+/// What the controller needs; lives in the module until the controller has stopped.
+struct Control {
+    cfg: Config,
+    /// Set when the module is unloaded: the running test stops, the rest are not run.
+    abort: CoreAtomicBool,
 }
 
 /// Thread function of the controller: runs the tests, prints the suite.
@@ -257,7 +425,8 @@ unsafe extern "C" fn controller_main(data: *mut c_void) -> c_int {
     let control = unsafe { &*data.cast::<Control>() };
     let stop = || kthread::should_stop() || control.abort.load(Ordering::Relaxed);
     let cfg = control.cfg;
-    let mut suite = ktap::Suite::start(SUITE, cfg.tests().count());
+    let partner = cfg.control.map(|index| generated::TESTS[index]);
+    let mut suite = ktap::Suite::start(SUITE, cfg.tests().count() + usize::from(partner.is_some()));
     let cpus = kthread::online_cpus() as usize;
     suite.diag(format_args!(
         "atomics: {}; {} iterations per test in batches of {}; {} CPUs",
@@ -266,39 +435,28 @@ unsafe extern "C" fn controller_main(data: *mut c_void) -> c_int {
         cfg.limits.batch,
         cpus
     ));
-    let mut control_result = None;
     for test in cfg.tests() {
-        if test.threads.len() > cpus {
-            suite.skip(
-                test.name,
-                format_args!("needs {} CPUs, {} online", test.threads.len(), cpus),
-            );
-            continue;
-        }
-        if stop() {
-            suite.skip(test.name, format_args!("aborted by module unload"));
-            continue;
-        }
-        let is_control = cfg
-            .control
-            .is_some_and(|index| core::ptr::eq(generated::TESTS[index], test));
-        let limits = if is_control {
-            runner::Limits {
-                budget_ns: cfg.limits.budget_ns / 3,
-                until_seen: true,
-                ..cfg.limits
+        let needs = test
+            .threads
+            .len()
+            .max(partner.map_or(0, |c| c.threads.len()));
+        if needs > cpus || stop() {
+            let why = if needs > cpus {
+                "needs more CPUs than are online"
+            } else {
+                "aborted by module unload"
+            };
+            for t in Iterator::chain(partner.into_iter(), [test]) {
+                suite.skip(
+                    t.name,
+                    format_args!("{why} ({needs} needed, {cpus} online)"),
+                );
             }
-        } else {
-            cfg.limits
-        };
-        let counts = run_test(&mut suite, test, limits, &stop, control_result);
-        if is_control {
-            let (positive, negative) = counts.unwrap_or((0, 0));
-            control_result = Some(ControlResult {
-                name: test.name,
-                seen: positive > 0,
-                iterations: positive + negative,
-            });
+            continue;
+        }
+        match partner {
+            Some(c) => run_interleaved(&mut suite, test, c, cfg.limits, &stop),
+            None => run_alone(&mut suite, test, cfg.limits, &stop),
         }
     }
     suite.finish();

@@ -138,30 +138,38 @@ class VerdictTest(unittest.TestCase):
             rc, out, _ = run(caught, '--mutants', m)
             self.assertEqual(rc, 0, out)
 
-    def test_control_excuses_only_a_machine_that_never_showed_the_weak_outcome(self):
-        """`control=TEST`: the case fails, or is skipped with its evidence and TEST unseen."""
+    def test_control_excuses_only_a_machine_that_showed_the_weak_outcome_too_rarely(self):
+        """`control=TEST`: the case fails, or is skipped with its evidence and TEST's weak
+        outcome too rare (below evidence.FAIR_CHANCE expected sightings in the case's
+        iterations), as the Observation lines, not the module's word, say."""
         case = '    ok 2 fetch_add_relaxed_no_lost_update'
         skipped = f'{case} # SKIP weakening not observable on this machine'
         said = ('    # fetch_add_relaxed_no_lost_update: the weakening is not observable on this '
-                'machine: 1000 iterations, none forbidden, and its control seed_doc_examples '
-                'showed no weak outcome either in 5000 iterations')
+                'machine: 1000 iterations, none forbidden, and its control seed_doc_examples, '
+                'interleaved with it, showed its weak outcome only 0 times in 5000 iterations')
+        mine = '    # Observation fetch_add_relaxed_no_lost_update Never 0 1000'
         log = GOOD.replace('rust_atomic_kthreads', 'rust_atomic_kthreads_mutant_weak')
 
         def with_control(observation):
-            return log.replace(case, f'{said}\n[    1.166900]     # {observation}\n'
-                               f'[    1.166901] {skipped}')
+            return log.replace(case, f'{said}\n[    1.166899] {mine}\n'
+                               f'[    1.166900]     # {observation}\n[    1.166901] {skipped}')
         with mutants_file('rust_atomic_kthreads weak fetch_add_relaxed_no_lost_update '
                           'control=seed_doc_examples\n') as m:
-            rc, out, _ = run(with_control('Observation seed_doc_examples Never 0 5000'),
-                                   '--mutants', m)
-            self.assertEqual(rc, 0, out)
-            self.assertIn('SKIP t: rust_atomic_kthreads_mutant_weak: '
-                          'fetch_add_relaxed_no_lost_update fails as it must', out)
-            self.assertIn('NOTE', out)
-            # The control's weak outcome was seen: the machine could show the weakening.
-            rc, out, _ = run(with_control('Observation seed_doc_examples Sometimes 1 4999'),
+            for never_or_rare in ('Never 0 5000', 'Sometimes 49 4951'):
+                rc, out, _ = run(with_control(f'Observation seed_doc_examples {never_or_rare}'),
+                                 '--mutants', m)
+                self.assertEqual(rc, 0, out)
+                self.assertIn('SKIP t: rust_atomic_kthreads_mutant_weak: '
+                              'fetch_add_relaxed_no_lost_update fails as it must', out)
+                self.assertIn('NOTE', out)
+            # 50 in 5000: 10 expected in the case's 1000 iterations, a fair chance it missed.
+            rc, out, _ = run(with_control('Observation seed_doc_examples Sometimes 50 4950'),
                              '--mutants', m)
-            self.assertEqual(rc, 1, 'a skip whose control was seen must fail:\n' + out)
+            self.assertEqual(rc, 1, 'a skip whose control was seen often enough must fail:\n'
+                             + out)
+            rc, out, _ = run(log.replace(case, f'{said}\n[    1.166900] {skipped}'),
+                             '--mutants', m)
+            self.assertEqual(rc, 1, 'a skip without the Observation lines must fail:\n' + out)
             rc, out, _ = run(log.replace(case, skipped), '--mutants', m)
             self.assertEqual(rc, 1, 'a skip without its evidence must fail:\n' + out)
             rc, out, _ = run(log, '--mutants', m)

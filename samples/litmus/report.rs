@@ -6,7 +6,7 @@
 
 use crate::harness::{Expect, Quantifier, SlotKind, Test, NULL, WILD};
 use crate::ktap::Suite;
-use crate::runner::{Cut, Run};
+use crate::runner::{Cut, Histogram};
 use core::fmt;
 
 /// One final state, as herd7 prints it: `0:r0=1; x=2;`.
@@ -66,10 +66,23 @@ pub(crate) fn strict(test: &Test) -> bool {
     }
 }
 
-/// Prints the report of `run`, which took `elapsed_ns`; returns the verdict.
-pub(crate) fn test(suite: &Suite, run: &Run, elapsed_ns: i64) -> bool {
-    let test = run.test;
-    let h = run.histogram();
+/// What the runs of one test came to: one run's, or the sum of the slices of a test run
+/// interleaved with its control.
+pub(crate) struct Outcome<'a> {
+    pub(crate) test: &'static Test,
+    pub(crate) histogram: &'a Histogram,
+    pub(crate) elapsed_ns: i64,
+    /// Why the (last) run stopped before its iterations were done, if it did.
+    pub(crate) cut: Option<Cut>,
+    /// The iterations asked for.
+    pub(crate) iterations: u64,
+    /// A thread dereferenced a wild pointer.
+    pub(crate) wild: bool,
+}
+
+/// Prints the report of `outcome`; returns the verdict.
+pub(crate) fn test(suite: &Suite, outcome: &Outcome<'_>) -> bool {
+    let (test, h, elapsed_ns) = (outcome.test, outcome.histogram, outcome.elapsed_ns);
     let expect = match test.expect {
         Some(Expect::Never) => "Never",
         Some(Expect::Sometimes) => "Sometimes",
@@ -106,19 +119,24 @@ pub(crate) fn test(suite: &Suite, run: &Run, elapsed_ns: i64) -> bool {
         ms % 1000,
         iterations * 1000 / ms
     ));
-    match run.cut() {
+    match outcome.cut {
         Some(Cut::Seen) => suite.diag(format_args!(
             "{}: stopped once the clause held (until_seen), after {iterations} of {} iterations",
-            test.name, run.limits.iterations
+            test.name, outcome.iterations
         )),
         Some(Cut::Time) => suite.diag(format_args!(
             "{}: stopped by the time budget (seconds), after {iterations} of {} iterations",
-            test.name, run.limits.iterations
+            test.name, outcome.iterations
+        )),
+        Some(Cut::Partner) => suite.diag(format_args!(
+            "{}: stopped with the test it ran interleaved with, after {iterations} of {} \
+             iterations",
+            test.name, outcome.iterations
         )),
         None => (),
     }
     let mut ok = verdict(test, h.positive, h.negative);
-    if run.wild.load(core::sync::atomic::Ordering::Relaxed) {
+    if outcome.wild {
         suite.diag(format_args!(
             "{}: a thread dereferenced a wild pointer",
             test.name

@@ -8,6 +8,8 @@
 //! state of every instance and resets them, while the others wait at the next start line.
 //! `batch=1` is a synchronized start for every single iteration. A run can stop early, after
 //! a whole batch: when its time budget is spent, or (`until_seen`) once the clause held.
+//! A run may also continue the histogram of an earlier run of the same test (see
+//! [`Run::new`]): a test run in slices, interleaved with its control test, is counted as one.
 //!
 //! The harness's own synchronization uses `core::sync::atomic`, never the library under test:
 //! mutation-test builds break the library on purpose, and the harness must still count.
@@ -135,14 +137,24 @@ impl Histogram {
     }
 }
 
-/// The histogram of the running test: a static, as it is too large for a kthread's stack (and
-/// only one test runs at a time).
+/// A histogram of a test: a static, as it is too large for a kthread's stack (and only one test
+/// runs at a time).
 struct HistogramCell(UnsafeCell<Histogram>);
 
 // SAFETY: Accessed only as the invariant of `Run` says, by one thread at a time.
 unsafe impl Sync for HistogramCell {}
 
-static HISTOGRAM: HistogramCell = HistogramCell(UnsafeCell::new(Histogram::new()));
+/// Which histogram a run counts in: a test's, or that of the control test interleaved with it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tally {
+    Test = 0,
+    Control = 1,
+}
+
+static HISTOGRAMS: [HistogramCell; 2] = [
+    HistogramCell(UnsafeCell::new(Histogram::new())),
+    HistogramCell(UnsafeCell::new(Histogram::new())),
+];
 
 /// Whether a `Run` exists: there is one histogram, so there is at most one run at a time.
 static RUN_EXISTS: AtomicBool = AtomicBool::new(false);
@@ -167,18 +179,25 @@ pub(crate) enum Cut {
     Seen = 1,
     /// The time budget ran out.
     Time = 2,
+    /// A control stopped with the test it ran interleaved with.
+    Partner = 3,
 }
 
 /// One run of one test, shared by its threads.
 ///
 /// # Invariants
 ///
-/// - At most one `Run` exists at a time (`RUN_EXISTS`), so it owns [`HISTOGRAM`].
-/// - The histogram is accessed only by thread 0 while the test runs, and by the owner of the
+/// - At most one `Run` exists at a time (`RUN_EXISTS`), so it owns [`HISTOGRAMS`].
+/// - The histograms are accessed only by thread 0 while the test runs, and by the owner of the
 ///   `Run` before the threads start or after every thread has been stopped.
 pub(crate) struct Run {
     pub(crate) test: &'static Test,
     pub(crate) limits: Limits,
+    tally: Tally,
+    /// The iterations the histogram already held when the run started.
+    offset: u64,
+    /// How often the clause had held in those.
+    positive_before: u64,
     started_ns: i64,
     /// Why the run stopped early (a `Cut`), or 0; written by thread 0 before a start line.
     cut: AtomicU8,
@@ -200,13 +219,26 @@ struct ThreadArg {
 }
 
 impl Run {
-    /// A run of `test` within `limits`, or `None` while another run exists.
-    pub(crate) fn new(test: &'static Test, limits: Limits) -> Option<Self> {
+    /// A run of `test` within `limits` that counts in histogram `tally`, or `None` while
+    /// another run exists. With `resume`, the histogram goes on from the previous run, which
+    /// must have been of the same test; otherwise it starts empty. `limits.iterations` counts
+    /// this run's iterations only.
+    pub(crate) fn new(
+        test: &'static Test,
+        limits: Limits,
+        tally: Tally,
+        resume: bool,
+    ) -> Option<Self> {
         if RUN_EXISTS.swap(true, Ordering::Acquire) {
             return None;
         }
         // SAFETY: No other `Run` exists (checked above) and no thread of this one runs yet.
-        unsafe { (*HISTOGRAM.0.get()).clear() };
+        let histogram = unsafe { &mut *HISTOGRAMS[tally as usize].0.get() };
+        if !resume {
+            histogram.clear();
+        }
+        let (offset, positive_before) =
+            (histogram.positive + histogram.negative, histogram.positive);
         // INVARIANT: `RUN_EXISTS` was false and is now true until this `Run` is dropped.
         Some(Self {
             test,
@@ -214,6 +246,9 @@ impl Run {
                 batch: limits.batch.clamp(1, MAX_BATCH),
                 ..limits
             },
+            tally,
+            offset,
+            positive_before,
             started_ns: kthread::now_ns(),
             cut: AtomicU8::new(0),
             start: Line::new(),
@@ -227,7 +262,7 @@ impl Run {
     /// The histogram, once every thread has been stopped.
     pub(crate) fn histogram(&self) -> &Histogram {
         // SAFETY: Callers only call this after `execute` returned, which stops every thread.
-        unsafe { &*HISTOGRAM.0.get() }
+        unsafe { &*HISTOGRAMS[self.tally as usize].0.get() }
     }
 
     /// Why the run stopped before its iterations were done, if it did.
@@ -310,15 +345,15 @@ impl Run {
             }
             if thread == 0 {
                 // SAFETY: Only thread 0 touches the histogram while the test runs.
-                let histogram = unsafe { &mut *HISTOGRAM.0.get() };
+                let histogram = unsafe { &mut *HISTOGRAMS[self.tally as usize].0.get() };
                 for i in 0..size {
                     let m = Instance::new(i, &self.wild);
                     let state = final_state(test, &m, i);
                     let holds = (test.holds)(&state[..test.slots.len()]);
-                    histogram.add(done + i as u64, &state, holds);
+                    histogram.add(self.offset + done + i as u64, &state, holds);
                     m.reset(test.vars);
                 }
-                let cut = if self.limits.until_seen && histogram.positive > 0 {
+                let cut = if self.limits.until_seen && histogram.positive > self.positive_before {
                     Some(Cut::Seen)
                 } else if self.limits.budget_ns > 0
                     && kthread::now_ns() - self.started_ns >= self.limits.budget_ns
@@ -337,6 +372,33 @@ impl Run {
 }
 
 impl Drop for Run {
+    fn drop(&mut self) {
+        RUN_EXISTS.store(false, Ordering::Release);
+    }
+}
+
+/// The histograms between runs, to report a test run in slices once its last slice is done.
+///
+/// # Invariants
+///
+/// It holds `RUN_EXISTS` as a `Run` does, so no run touches the histograms while it exists.
+pub(crate) struct Histograms(());
+
+impl Histograms {
+    /// The histograms, or `None` while a run exists.
+    pub(crate) fn get() -> Option<Self> {
+        // INVARIANT: `RUN_EXISTS` was false and is now true until this value is dropped.
+        (!RUN_EXISTS.swap(true, Ordering::Acquire)).then_some(Self(()))
+    }
+
+    /// The histogram `tally`.
+    pub(crate) fn of(&self, tally: Tally) -> &Histogram {
+        // SAFETY: No run exists (the type invariant), so nothing else accesses the histogram.
+        unsafe { &*HISTOGRAMS[tally as usize].0.get() }
+    }
+}
+
+impl Drop for Histograms {
     fn drop(&mut self) {
         RUN_EXISTS.store(false, Ordering::Release);
     }
