@@ -19,6 +19,43 @@
 //!
 //! Every operation is inline assembly (one file per architecture under `atomic/arch/`), so an
 //! atomic operation costs what it costs in C: a few instructions, never a function call.
+//!
+//! # Two spellings of one table
+//!
+//! Every operation has two names, both generated from `scripts/atomic/atomics.tbl` (the
+//! kernel's own table) and both compiled to the same primitives:
+//!
+//! - The C names, on the C-named types: `AtomicI32::fetch_add_release(1)` is
+//!   `atomic_fetch_add_release(v, 1)`, the ordering a suffix of the name. These are what C
+//!   developers grep for, and every C operation is here.
+//! - Upstream's spelling (Linux 6.18 and later, whose implementation calls a C helper per
+//!   operation): [`Atomic<T>`] over any [`AtomicType`], the ordering an argument of type
+//!   [`Relaxed`], [`Acquire`], [`Release`] or [`Full`] ([`ordering`]): `a.fetch_add(1, Release)`.
+//!   Code written for mainline compiles unchanged against this module. Upstream (7.2) has
+//!   `load`, `store`, `xchg`, `cmpxchg`, `add`, `fetch_add`, `fetch_sub`, [`AtomicFlag`] and the
+//!   raw-pointer [`atomic_load`], [`atomic_store`], [`xchg`] and [`cmpxchg`]; every other method of
+//!   `Atomic<T>` (`sub`, the bitwise operations, the `_return` and `fetch_` forms, `inc`/`dec`,
+//!   `*_and_test`, `add_negative`, `fetch_add_unless`, `inc_not_zero` and the like,
+//!   `try_cmpxchg`) is this module's, in upstream's spelling, and its documentation says so.
+//!
+//! Where the two spellings would use one name for two signatures (C's fully ordered
+//! `cmpxchg(old, new) -> T` against upstream's `cmpxchg(old, new, ordering) -> Result<T, T>`;
+//! `xchg` likewise), Rust, having no overloading, could not have both on one type. So they are
+//! two types over one representation: [`AtomicI32`] and `Atomic<i32>` have the same size,
+//! alignment and bits, and `AtomicI32::typed()` / `Atomic::<i32>::c_named()` convert a
+//! reference to one into a reference to the other at no cost, so that code in either spelling
+//! can share one variable. A method call never means something else than its spelling says.
+//!
+//! ```
+//! use kernel::sync::atomic::{Atomic, AtomicI32, Full, Relaxed};
+//!
+//! let c_style = AtomicI32::new(1);
+//! assert_eq!(c_style.cmpxchg(1, 2), 1); // C's atomic_cmpxchg(): returns the value found.
+//! let upstream_style: &Atomic<i32> = c_style.typed(); // The same variable.
+//! assert_eq!(upstream_style.cmpxchg(2, 3, Full), Ok(2));
+//! assert_eq!(upstream_style.c_named().read(), 3);
+//! assert_eq!(upstream_style.load(Relaxed), 3);
+//! ```
 
 #[path = "atomic/primitive.rs"]
 mod primitive;
@@ -60,6 +97,35 @@ mod backend {
 #[path = "atomic/generated.rs"]
 mod generated;
 pub use generated::*;
+
+#[path = "atomic/ordering.rs"]
+pub mod ordering;
+pub use ordering::{Acquire, Full, Relaxed, Release};
+
+#[path = "atomic/internal.rs"]
+mod internal;
+pub use internal::AtomicImpl;
+// As upstream: for the kernel crate's own generic users (`debugfs` bounds its `Atomic<T>`
+// readers on `T::Repr: AtomicBasicOps`); a sample crate need not use them.
+#[allow(unused_imports)]
+pub(crate) use internal::{AtomicArithmeticOps, AtomicBasicOps, AtomicExchangeOps};
+
+#[path = "atomic/typed.rs"]
+mod typed;
+pub use typed::{
+    atomic_load, atomic_store, cmpxchg, xchg, Atomic, AtomicAdd, AtomicBitwise, AtomicSigned,
+    AtomicType,
+};
+
+#[path = "atomic/generated_typed.rs"]
+mod generated_typed;
+
+#[path = "atomic/predefine.rs"]
+mod predefine;
+
+#[path = "atomic/flag.rs"]
+mod flag;
+pub use flag::AtomicFlag;
 
 #[path = "atomic/barrier.rs"]
 mod barrier;

@@ -4,7 +4,7 @@
 //!
 //! The variables belong to the C module `rust_atomic_c_ops` (load it first), whose kthreads
 //! add to them with the kernel's `atomic_fetch_add_relaxed()`; the Rust kthreads here view them
-//! with [`AtomicI32::from_ptr`] and add with `fetch_add_relaxed`. All threads start together
+//! with [`AtomicI32::from_c`] and add with `fetch_add_relaxed`. All threads start together
 //! (a Rust-owned start flag that the C threads read with `atomic_read_acquire()`), one of each
 //! language per online CPU. The totals must be exact: one variable, one memory model, two
 //! languages. The test runs in `init`.
@@ -56,8 +56,8 @@ fn shared() -> (&'static AtomicI32, &'static AtomicI64) {
     // SAFETY: The C module owns both variables, valid and aligned for as long as it is loaded.
     unsafe {
         (
-            AtomicI32::from_ptr(&raw mut rust_atomic_c_shared32),
-            AtomicI64::from_ptr(&raw mut rust_atomic_c_shared64),
+            AtomicI32::from_c(&raw mut rust_atomic_c_shared32),
+            AtomicI64::from_c(&raw mut rust_atomic_c_shared64),
         )
     }
 }

@@ -7,6 +7,7 @@
 
 use super::backend::{I16, I32, I64, I8};
 use super::primitive::{self, Exchange, LoadStore, Order, Primitive, Rmw};
+use super::Atomic;
 use core::cell::UnsafeCell;
 
 /// An atomic `i32` with the layout of C's `atomic_t`.
@@ -44,14 +45,13 @@ impl AtomicI32 {
         Self(UnsafeCell::new(v))
     }
 
-    /// Views a C-owned `atomic_t` (or any value of its size and alignment, such as a
-    /// `counter` field) as this type, so that Rust and C code share one variable under one
-    /// memory model.
+    /// Views a `i32` that other code (C, say) also accesses atomically as this type, so
+    /// that both share one variable under one memory model.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
-    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// `ptr` must be valid and aligned for reads and writes of a `i32` for `'a`, and every
+    /// access to it during `'a` that may run concurrently must be atomic (C's atomic
     /// operations or this type's).
     ///
     /// # Examples
@@ -59,19 +59,35 @@ impl AtomicI32 {
     /// ```
     /// use kernel::sync::atomic::AtomicI32;
     ///
-    /// let mut c_owned: i32 = 1; // Stands for a C `atomic_t`.
-    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
-    /// let v = unsafe { AtomicI32::from_ptr(&raw mut c_owned) };
+    /// let mut shared: i32 = 1;
+    /// // SAFETY: `shared` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicI32::from_ptr(&raw mut shared) };
     /// v.set(2);
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
-    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
+    pub unsafe fn from_ptr<'a>(ptr: *mut i32) -> &'a Self {
+        // `Self` is transparent over the value.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
+        unsafe { &*ptr.cast::<Self>() }
+    }
+
+    /// Views a C-owned `atomic_t` (`kernel::bindings::atomic_t`, e.g. a field of a C
+    /// struct) as this type: C's `atomic_*()` and this type's operations then share it.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
+    /// to it during `'a` that may run concurrently must be atomic.
+    #[cfg(CONFIG_RUST)]
+    #[inline(always)]
+    pub unsafe fn from_c<'a>(ptr: *mut ::kernel::bindings::atomic_t) -> &'a Self {
         const {
-            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i32>());
-            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i32>());
+            assert!(size_of::<::kernel::bindings::atomic_t>() == size_of::<Self>());
+            assert!(align_of::<::kernel::bindings::atomic_t>() == align_of::<Self>());
         }
-        // `Self` is transparent over a value of `C`'s size and alignment.
+        // `atomic_t` is a struct of one `counter` of this type's size and alignment,
+        // whose every bit pattern is valid for it (checked above; any integer is).
         // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
@@ -97,6 +113,27 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn get_mut(&mut self) -> &mut i32 {
         self.0.get_mut()
+    }
+
+    /// The same variable in the typed spelling, [`Atomic<i32>`]: a reference to it
+    /// at no cost, for code written against upstream's API.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{AtomicI32, Relaxed};
+    ///
+    /// let v = AtomicI32::new(1);
+    /// v.typed().store(2, Relaxed);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn typed(&self) -> &Atomic<i32> {
+        // CAST: `Atomic<i32>` is transparent over its representation, of the size,
+        // alignment and bit validity of `i32` (`AtomicType`), and so is `Self`.
+        // SAFETY: The reference is valid for the lifetime of `&self`, and both spellings
+        // access the value only atomically and only with valid values.
+        unsafe { &*core::ptr::from_ref(self).cast::<Atomic<i32>>() }
     }
 
     /// Reads the value (`READ_ONCE()`).
@@ -1913,6 +1950,27 @@ impl AtomicI32 {
     }
 }
 
+impl Atomic<i32> {
+    /// The same variable in the C-named spelling, [`AtomicI32`]: a reference to it at no
+    /// cost, for code that uses the C names.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let v = Atomic::new(1 as i32);
+    /// v.c_named().set(2);
+    /// assert_eq!(v.load(Relaxed), 2);
+    /// ```
+    #[inline(always)]
+    pub fn c_named(&self) -> &AtomicI32 {
+        // CAST: as for `AtomicI32::typed()`, the other way round.
+        // SAFETY: As for `typed()`.
+        unsafe { &*core::ptr::from_ref(self).cast::<AtomicI32>() }
+    }
+}
+
 /// An atomic `i64` with the layout of C's `atomic64_t`.
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
@@ -1948,14 +2006,13 @@ impl AtomicI64 {
         Self(UnsafeCell::new(v))
     }
 
-    /// Views a C-owned `atomic64_t` (or any value of its size and alignment, such as a
-    /// `counter` field) as this type, so that Rust and C code share one variable under one
-    /// memory model.
+    /// Views a `i64` that other code (C, say) also accesses atomically as this type, so
+    /// that both share one variable under one memory model.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
-    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// `ptr` must be valid and aligned for reads and writes of a `i64` for `'a`, and every
+    /// access to it during `'a` that may run concurrently must be atomic (C's atomic
     /// operations or this type's).
     ///
     /// # Examples
@@ -1963,19 +2020,35 @@ impl AtomicI64 {
     /// ```
     /// use kernel::sync::atomic::AtomicI64;
     ///
-    /// let mut c_owned: i64 = 1; // Stands for a C `atomic64_t`.
-    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
-    /// let v = unsafe { AtomicI64::from_ptr(&raw mut c_owned) };
+    /// let mut shared: i64 = 1;
+    /// // SAFETY: `shared` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicI64::from_ptr(&raw mut shared) };
     /// v.set(2);
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
-    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
+    pub unsafe fn from_ptr<'a>(ptr: *mut i64) -> &'a Self {
+        // `Self` is transparent over the value.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
+        unsafe { &*ptr.cast::<Self>() }
+    }
+
+    /// Views a C-owned `atomic64_t` (`kernel::bindings::atomic64_t`, e.g. a field of a C
+    /// struct) as this type: C's `atomic_*()` and this type's operations then share it.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
+    /// to it during `'a` that may run concurrently must be atomic.
+    #[cfg(CONFIG_RUST)]
+    #[inline(always)]
+    pub unsafe fn from_c<'a>(ptr: *mut ::kernel::bindings::atomic64_t) -> &'a Self {
         const {
-            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i64>());
-            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i64>());
+            assert!(size_of::<::kernel::bindings::atomic64_t>() == size_of::<Self>());
+            assert!(align_of::<::kernel::bindings::atomic64_t>() == align_of::<Self>());
         }
-        // `Self` is transparent over a value of `C`'s size and alignment.
+        // `atomic64_t` is a struct of one `counter` of this type's size and alignment,
+        // whose every bit pattern is valid for it (checked above; any integer is).
         // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
@@ -2001,6 +2074,27 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn get_mut(&mut self) -> &mut i64 {
         self.0.get_mut()
+    }
+
+    /// The same variable in the typed spelling, [`Atomic<i64>`]: a reference to it
+    /// at no cost, for code written against upstream's API.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{AtomicI64, Relaxed};
+    ///
+    /// let v = AtomicI64::new(1);
+    /// v.typed().store(2, Relaxed);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn typed(&self) -> &Atomic<i64> {
+        // CAST: `Atomic<i64>` is transparent over its representation, of the size,
+        // alignment and bit validity of `i64` (`AtomicType`), and so is `Self`.
+        // SAFETY: The reference is valid for the lifetime of `&self`, and both spellings
+        // access the value only atomically and only with valid values.
+        unsafe { &*core::ptr::from_ref(self).cast::<Atomic<i64>>() }
     }
 
     /// Reads the value (`READ_ONCE()`).
@@ -3804,6 +3898,27 @@ impl AtomicI64 {
     }
 }
 
+impl Atomic<i64> {
+    /// The same variable in the C-named spelling, [`AtomicI64`]: a reference to it at no
+    /// cost, for code that uses the C names.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let v = Atomic::new(1 as i64);
+    /// v.c_named().set(2);
+    /// assert_eq!(v.load(Relaxed), 2);
+    /// ```
+    #[inline(always)]
+    pub fn c_named(&self) -> &AtomicI64 {
+        // CAST: as for `AtomicI64::typed()`, the other way round.
+        // SAFETY: As for `typed()`.
+        unsafe { &*core::ptr::from_ref(self).cast::<AtomicI64>() }
+    }
+}
+
 /// An atomic `isize` with the layout of C's `atomic_long_t`.
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
@@ -3839,14 +3954,13 @@ impl AtomicIsize {
         Self(UnsafeCell::new(v))
     }
 
-    /// Views a C-owned `atomic_long_t` (or any value of its size and alignment, such as a
-    /// `counter` field) as this type, so that Rust and C code share one variable under one
-    /// memory model.
+    /// Views a `isize` that other code (C, say) also accesses atomically as this type, so
+    /// that both share one variable under one memory model.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
-    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// `ptr` must be valid and aligned for reads and writes of a `isize` for `'a`, and every
+    /// access to it during `'a` that may run concurrently must be atomic (C's atomic
     /// operations or this type's).
     ///
     /// # Examples
@@ -3854,19 +3968,35 @@ impl AtomicIsize {
     /// ```
     /// use kernel::sync::atomic::AtomicIsize;
     ///
-    /// let mut c_owned: isize = 1; // Stands for a C `atomic_long_t`.
-    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
-    /// let v = unsafe { AtomicIsize::from_ptr(&raw mut c_owned) };
+    /// let mut shared: isize = 1;
+    /// // SAFETY: `shared` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicIsize::from_ptr(&raw mut shared) };
     /// v.set(2);
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
-    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
+    pub unsafe fn from_ptr<'a>(ptr: *mut isize) -> &'a Self {
+        // `Self` is transparent over the value.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
+        unsafe { &*ptr.cast::<Self>() }
+    }
+
+    /// Views a C-owned `atomic_long_t` (`kernel::bindings::atomic_long_t`, e.g. a field of a C
+    /// struct) as this type: C's `atomic_*()` and this type's operations then share it.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
+    /// to it during `'a` that may run concurrently must be atomic.
+    #[cfg(CONFIG_RUST)]
+    #[inline(always)]
+    pub unsafe fn from_c<'a>(ptr: *mut ::kernel::bindings::atomic_long_t) -> &'a Self {
         const {
-            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i64>());
-            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i64>());
+            assert!(size_of::<::kernel::bindings::atomic_long_t>() == size_of::<Self>());
+            assert!(align_of::<::kernel::bindings::atomic_long_t>() == align_of::<Self>());
         }
-        // `Self` is transparent over a value of `C`'s size and alignment.
+        // `atomic_long_t` is a struct of one `counter` of this type's size and alignment,
+        // whose every bit pattern is valid for it (checked above; any integer is).
         // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
@@ -3892,6 +4022,27 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn get_mut(&mut self) -> &mut isize {
         self.0.get_mut()
+    }
+
+    /// The same variable in the typed spelling, [`Atomic<isize>`]: a reference to it
+    /// at no cost, for code written against upstream's API.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{AtomicIsize, Relaxed};
+    ///
+    /// let v = AtomicIsize::new(1);
+    /// v.typed().store(2, Relaxed);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn typed(&self) -> &Atomic<isize> {
+        // CAST: `Atomic<isize>` is transparent over its representation, of the size,
+        // alignment and bit validity of `isize` (`AtomicType`), and so is `Self`.
+        // SAFETY: The reference is valid for the lifetime of `&self`, and both spellings
+        // access the value only atomically and only with valid values.
+        unsafe { &*core::ptr::from_ref(self).cast::<Atomic<isize>>() }
     }
 
     /// Reads the value (`READ_ONCE()`).
@@ -5715,6 +5866,27 @@ impl AtomicIsize {
     }
 }
 
+impl Atomic<isize> {
+    /// The same variable in the C-named spelling, [`AtomicIsize`]: a reference to it at no
+    /// cost, for code that uses the C names.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let v = Atomic::new(1 as isize);
+    /// v.c_named().set(2);
+    /// assert_eq!(v.load(Relaxed), 2);
+    /// ```
+    #[inline(always)]
+    pub fn c_named(&self) -> &AtomicIsize {
+        // CAST: as for `AtomicIsize::typed()`, the other way round.
+        // SAFETY: As for `typed()`.
+        unsafe { &*core::ptr::from_ref(self).cast::<AtomicIsize>() }
+    }
+}
+
 /// An atomic `u32` with the layout of C's `atomic_t` (an unsigned view of it: arithmetic wraps).
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
@@ -5750,14 +5922,13 @@ impl AtomicU32 {
         Self(UnsafeCell::new(v))
     }
 
-    /// Views a C-owned `atomic_t` (or any value of its size and alignment, such as a
-    /// `counter` field) as this type, so that Rust and C code share one variable under one
-    /// memory model.
+    /// Views a `u32` that other code (C, say) also accesses atomically as this type, so
+    /// that both share one variable under one memory model.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
-    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// `ptr` must be valid and aligned for reads and writes of a `u32` for `'a`, and every
+    /// access to it during `'a` that may run concurrently must be atomic (C's atomic
     /// operations or this type's).
     ///
     /// # Examples
@@ -5765,19 +5936,35 @@ impl AtomicU32 {
     /// ```
     /// use kernel::sync::atomic::AtomicU32;
     ///
-    /// let mut c_owned: u32 = 1; // Stands for a C `atomic_t`.
-    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
-    /// let v = unsafe { AtomicU32::from_ptr(&raw mut c_owned) };
+    /// let mut shared: u32 = 1;
+    /// // SAFETY: `shared` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicU32::from_ptr(&raw mut shared) };
     /// v.set(2);
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
-    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
+    pub unsafe fn from_ptr<'a>(ptr: *mut u32) -> &'a Self {
+        // `Self` is transparent over the value.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
+        unsafe { &*ptr.cast::<Self>() }
+    }
+
+    /// Views a C-owned `atomic_t` (`kernel::bindings::atomic_t`, e.g. a field of a C
+    /// struct) as this type: C's `atomic_*()` and this type's operations then share it.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
+    /// to it during `'a` that may run concurrently must be atomic.
+    #[cfg(CONFIG_RUST)]
+    #[inline(always)]
+    pub unsafe fn from_c<'a>(ptr: *mut ::kernel::bindings::atomic_t) -> &'a Self {
         const {
-            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i32>());
-            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i32>());
+            assert!(size_of::<::kernel::bindings::atomic_t>() == size_of::<Self>());
+            assert!(align_of::<::kernel::bindings::atomic_t>() == align_of::<Self>());
         }
-        // `Self` is transparent over a value of `C`'s size and alignment.
+        // `atomic_t` is a struct of one `counter` of this type's size and alignment,
+        // whose every bit pattern is valid for it (checked above; any integer is).
         // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
@@ -5803,6 +5990,27 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn get_mut(&mut self) -> &mut u32 {
         self.0.get_mut()
+    }
+
+    /// The same variable in the typed spelling, [`Atomic<u32>`]: a reference to it
+    /// at no cost, for code written against upstream's API.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{AtomicU32, Relaxed};
+    ///
+    /// let v = AtomicU32::new(1);
+    /// v.typed().store(2, Relaxed);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn typed(&self) -> &Atomic<u32> {
+        // CAST: `Atomic<u32>` is transparent over its representation, of the size,
+        // alignment and bit validity of `u32` (`AtomicType`), and so is `Self`.
+        // SAFETY: The reference is valid for the lifetime of `&self`, and both spellings
+        // access the value only atomically and only with valid values.
+        unsafe { &*core::ptr::from_ref(self).cast::<Atomic<u32>>() }
     }
 
     /// Reads the value (`READ_ONCE()`).
@@ -7456,6 +7664,27 @@ impl AtomicU32 {
     }
 }
 
+impl Atomic<u32> {
+    /// The same variable in the C-named spelling, [`AtomicU32`]: a reference to it at no
+    /// cost, for code that uses the C names.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let v = Atomic::new(1 as u32);
+    /// v.c_named().set(2);
+    /// assert_eq!(v.load(Relaxed), 2);
+    /// ```
+    #[inline(always)]
+    pub fn c_named(&self) -> &AtomicU32 {
+        // CAST: as for `AtomicU32::typed()`, the other way round.
+        // SAFETY: As for `typed()`.
+        unsafe { &*core::ptr::from_ref(self).cast::<AtomicU32>() }
+    }
+}
+
 /// An atomic `u64` with the layout of C's `atomic64_t` (an unsigned view of it: arithmetic wraps).
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
@@ -7491,14 +7720,13 @@ impl AtomicU64 {
         Self(UnsafeCell::new(v))
     }
 
-    /// Views a C-owned `atomic64_t` (or any value of its size and alignment, such as a
-    /// `counter` field) as this type, so that Rust and C code share one variable under one
-    /// memory model.
+    /// Views a `u64` that other code (C, say) also accesses atomically as this type, so
+    /// that both share one variable under one memory model.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
-    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// `ptr` must be valid and aligned for reads and writes of a `u64` for `'a`, and every
+    /// access to it during `'a` that may run concurrently must be atomic (C's atomic
     /// operations or this type's).
     ///
     /// # Examples
@@ -7506,19 +7734,35 @@ impl AtomicU64 {
     /// ```
     /// use kernel::sync::atomic::AtomicU64;
     ///
-    /// let mut c_owned: u64 = 1; // Stands for a C `atomic64_t`.
-    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
-    /// let v = unsafe { AtomicU64::from_ptr(&raw mut c_owned) };
+    /// let mut shared: u64 = 1;
+    /// // SAFETY: `shared` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicU64::from_ptr(&raw mut shared) };
     /// v.set(2);
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
-    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
+    pub unsafe fn from_ptr<'a>(ptr: *mut u64) -> &'a Self {
+        // `Self` is transparent over the value.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
+        unsafe { &*ptr.cast::<Self>() }
+    }
+
+    /// Views a C-owned `atomic64_t` (`kernel::bindings::atomic64_t`, e.g. a field of a C
+    /// struct) as this type: C's `atomic_*()` and this type's operations then share it.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
+    /// to it during `'a` that may run concurrently must be atomic.
+    #[cfg(CONFIG_RUST)]
+    #[inline(always)]
+    pub unsafe fn from_c<'a>(ptr: *mut ::kernel::bindings::atomic64_t) -> &'a Self {
         const {
-            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i64>());
-            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i64>());
+            assert!(size_of::<::kernel::bindings::atomic64_t>() == size_of::<Self>());
+            assert!(align_of::<::kernel::bindings::atomic64_t>() == align_of::<Self>());
         }
-        // `Self` is transparent over a value of `C`'s size and alignment.
+        // `atomic64_t` is a struct of one `counter` of this type's size and alignment,
+        // whose every bit pattern is valid for it (checked above; any integer is).
         // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
@@ -7544,6 +7788,27 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn get_mut(&mut self) -> &mut u64 {
         self.0.get_mut()
+    }
+
+    /// The same variable in the typed spelling, [`Atomic<u64>`]: a reference to it
+    /// at no cost, for code written against upstream's API.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{AtomicU64, Relaxed};
+    ///
+    /// let v = AtomicU64::new(1);
+    /// v.typed().store(2, Relaxed);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn typed(&self) -> &Atomic<u64> {
+        // CAST: `Atomic<u64>` is transparent over its representation, of the size,
+        // alignment and bit validity of `u64` (`AtomicType`), and so is `Self`.
+        // SAFETY: The reference is valid for the lifetime of `&self`, and both spellings
+        // access the value only atomically and only with valid values.
+        unsafe { &*core::ptr::from_ref(self).cast::<Atomic<u64>>() }
     }
 
     /// Reads the value (`READ_ONCE()`).
@@ -9202,6 +9467,27 @@ impl AtomicU64 {
     }
 }
 
+impl Atomic<u64> {
+    /// The same variable in the C-named spelling, [`AtomicU64`]: a reference to it at no
+    /// cost, for code that uses the C names.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let v = Atomic::new(1 as u64);
+    /// v.c_named().set(2);
+    /// assert_eq!(v.load(Relaxed), 2);
+    /// ```
+    #[inline(always)]
+    pub fn c_named(&self) -> &AtomicU64 {
+        // CAST: as for `AtomicU64::typed()`, the other way round.
+        // SAFETY: As for `typed()`.
+        unsafe { &*core::ptr::from_ref(self).cast::<AtomicU64>() }
+    }
+}
+
 /// An atomic `usize` with the layout of C's `atomic_long_t` (an unsigned view of it: arithmetic
 /// wraps).
 ///
@@ -9238,14 +9524,13 @@ impl AtomicUsize {
         Self(UnsafeCell::new(v))
     }
 
-    /// Views a C-owned `atomic_long_t` (or any value of its size and alignment, such as a
-    /// `counter` field) as this type, so that Rust and C code share one variable under one
-    /// memory model.
+    /// Views a `usize` that other code (C, say) also accesses atomically as this type, so
+    /// that both share one variable under one memory model.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
-    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// `ptr` must be valid and aligned for reads and writes of a `usize` for `'a`, and every
+    /// access to it during `'a` that may run concurrently must be atomic (C's atomic
     /// operations or this type's).
     ///
     /// # Examples
@@ -9253,19 +9538,35 @@ impl AtomicUsize {
     /// ```
     /// use kernel::sync::atomic::AtomicUsize;
     ///
-    /// let mut c_owned: usize = 1; // Stands for a C `atomic_long_t`.
-    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
-    /// let v = unsafe { AtomicUsize::from_ptr(&raw mut c_owned) };
+    /// let mut shared: usize = 1;
+    /// // SAFETY: `shared` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicUsize::from_ptr(&raw mut shared) };
     /// v.set(2);
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
-    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
+    pub unsafe fn from_ptr<'a>(ptr: *mut usize) -> &'a Self {
+        // `Self` is transparent over the value.
+        // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
+        unsafe { &*ptr.cast::<Self>() }
+    }
+
+    /// Views a C-owned `atomic_long_t` (`kernel::bindings::atomic_long_t`, e.g. a field of a C
+    /// struct) as this type: C's `atomic_*()` and this type's operations then share it.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
+    /// to it during `'a` that may run concurrently must be atomic.
+    #[cfg(CONFIG_RUST)]
+    #[inline(always)]
+    pub unsafe fn from_c<'a>(ptr: *mut ::kernel::bindings::atomic_long_t) -> &'a Self {
         const {
-            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i64>());
-            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i64>());
+            assert!(size_of::<::kernel::bindings::atomic_long_t>() == size_of::<Self>());
+            assert!(align_of::<::kernel::bindings::atomic_long_t>() == align_of::<Self>());
         }
-        // `Self` is transparent over a value of `C`'s size and alignment.
+        // `atomic_long_t` is a struct of one `counter` of this type's size and alignment,
+        // whose every bit pattern is valid for it (checked above; any integer is).
         // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
@@ -9291,6 +9592,27 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn get_mut(&mut self) -> &mut usize {
         self.0.get_mut()
+    }
+
+    /// The same variable in the typed spelling, [`Atomic<usize>`]: a reference to it
+    /// at no cost, for code written against upstream's API.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{AtomicUsize, Relaxed};
+    ///
+    /// let v = AtomicUsize::new(1);
+    /// v.typed().store(2, Relaxed);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn typed(&self) -> &Atomic<usize> {
+        // CAST: `Atomic<usize>` is transparent over its representation, of the size,
+        // alignment and bit validity of `usize` (`AtomicType`), and so is `Self`.
+        // SAFETY: The reference is valid for the lifetime of `&self`, and both spellings
+        // access the value only atomically and only with valid values.
+        unsafe { &*core::ptr::from_ref(self).cast::<Atomic<usize>>() }
     }
 
     /// Reads the value (`READ_ONCE()`).
@@ -10957,8 +11279,29 @@ impl AtomicUsize {
     }
 }
 
-/// An atomic `i8` with the layout of C's `s8`, accessed only by loads and stores (C has no
-/// read-modify-write operations on it).
+impl Atomic<usize> {
+    /// The same variable in the C-named spelling, [`AtomicUsize`]: a reference to it at no
+    /// cost, for code that uses the C names.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let v = Atomic::new(1 as usize);
+    /// v.c_named().set(2);
+    /// assert_eq!(v.load(Relaxed), 2);
+    /// ```
+    #[inline(always)]
+    pub fn c_named(&self) -> &AtomicUsize {
+        // CAST: as for `AtomicUsize::typed()`, the other way round.
+        // SAFETY: As for `typed()`.
+        unsafe { &*core::ptr::from_ref(self).cast::<AtomicUsize>() }
+    }
+}
+
+/// An atomic `i8` with the layout of C's `s8`, with the operations C has on it: loads, stores,
+/// `xchg()` and the `cmpxchg()` family.
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
 /// ordering is part of the name.
@@ -10993,14 +11336,13 @@ impl AtomicI8 {
         Self(UnsafeCell::new(v))
     }
 
-    /// Views a C-owned `s8` (or any value of its size and alignment, such as a
-    /// `counter` field) as this type, so that Rust and C code share one variable under one
-    /// memory model.
+    /// Views a `i8` that other code (C, say) also accesses atomically as this type, so
+    /// that both share one variable under one memory model.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
-    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// `ptr` must be valid and aligned for reads and writes of a `i8` for `'a`, and every
+    /// access to it during `'a` that may run concurrently must be atomic (C's atomic
     /// operations or this type's).
     ///
     /// # Examples
@@ -11008,19 +11350,15 @@ impl AtomicI8 {
     /// ```
     /// use kernel::sync::atomic::AtomicI8;
     ///
-    /// let mut c_owned: i8 = 1; // Stands for a C `s8`.
-    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
-    /// let v = unsafe { AtomicI8::from_ptr(&raw mut c_owned) };
+    /// let mut shared: i8 = 1;
+    /// // SAFETY: `shared` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicI8::from_ptr(&raw mut shared) };
     /// v.set(2);
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
-    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
-        const {
-            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i8>());
-            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i8>());
-        }
-        // `Self` is transparent over a value of `C`'s size and alignment.
+    pub unsafe fn from_ptr<'a>(ptr: *mut i8) -> &'a Self {
+        // `Self` is transparent over the value.
         // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
@@ -11046,6 +11384,27 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn get_mut(&mut self) -> &mut i8 {
         self.0.get_mut()
+    }
+
+    /// The same variable in the typed spelling, [`Atomic<i8>`]: a reference to it
+    /// at no cost, for code written against upstream's API.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{AtomicI8, Relaxed};
+    ///
+    /// let v = AtomicI8::new(1);
+    /// v.typed().store(2, Relaxed);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn typed(&self) -> &Atomic<i8> {
+        // CAST: `Atomic<i8>` is transparent over its representation, of the size,
+        // alignment and bit validity of `i8` (`AtomicType`), and so is `Self`.
+        // SAFETY: The reference is valid for the lifetime of `&self`, and both spellings
+        // access the value only atomically and only with valid values.
+        unsafe { &*core::ptr::from_ref(self).cast::<Atomic<i8>>() }
     }
 
     /// Reads the value (`READ_ONCE()`).
@@ -11127,10 +11486,319 @@ impl AtomicI8 {
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::set_release(p, i) }
     }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg()` on a `s8`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// assert_eq!(v.xchg(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg(&self, new: i8) -> i8 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new, Order::Full) }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_acquire()` on a `s8`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// assert_eq!(v.xchg_acquire(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_acquire(&self, new: i8) -> i8 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new, Order::Acquire) }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_release()` on a `s8`; RELEASE: earlier accesses are performed before its store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// assert_eq!(v.xchg_release(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_release(&self, new: i8) -> i8 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new, Order::Release) }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_relaxed()` on a `s8`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// assert_eq!(v.xchg_relaxed(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_relaxed(&self, new: i8) -> i8 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new, Order::Relaxed) }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg()` on a `s8`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// assert_eq!(v.cmpxchg(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg(&self, old: i8, new: i8) -> i8 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old, new, Order::Full) }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_acquire()` on a `s8`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// assert_eq!(v.cmpxchg_acquire(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_acquire(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_acquire(&self, old: i8, new: i8) -> i8 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old, new, Order::Acquire) }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_release()` on a `s8`; RELEASE: earlier accesses are performed before its store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// assert_eq!(v.cmpxchg_release(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_release(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_release(&self, old: i8, new: i8) -> i8 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old, new, Order::Release) }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_relaxed()` on a `s8`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// assert_eq!(v.cmpxchg_relaxed(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_relaxed(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_relaxed(&self, old: i8, new: i8) -> i8 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old, new, Order::Relaxed) }
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg()` on a `s8`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg(&self, old: &mut i8, new: i8) -> bool {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::try_cmpxchg(p, old, new, Order::Full) }
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_acquire()` on a `s8`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_acquire(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_acquire(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_acquire(&self, old: &mut i8, new: i8) -> bool {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::try_cmpxchg(p, old, new, Order::Acquire) }
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_release()` on a `s8`; RELEASE: earlier accesses are performed before its
+    /// store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_release(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_release(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_release(&self, old: &mut i8, new: i8) -> bool {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::try_cmpxchg(p, old, new, Order::Release) }
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_relaxed()` on a `s8`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI8;
+    ///
+    /// let v = AtomicI8::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_relaxed(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_relaxed(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_relaxed(&self, old: &mut i8, new: i8) -> bool {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::try_cmpxchg(p, old, new, Order::Relaxed) }
+    }
 }
 
-/// An atomic `u8` with the layout of C's `u8`, accessed only by loads and stores (C has no
-/// read-modify-write operations on it).
+impl Atomic<i8> {
+    /// The same variable in the C-named spelling, [`AtomicI8`]: a reference to it at no
+    /// cost, for code that uses the C names.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let v = Atomic::new(1 as i8);
+    /// v.c_named().set(2);
+    /// assert_eq!(v.load(Relaxed), 2);
+    /// ```
+    #[inline(always)]
+    pub fn c_named(&self) -> &AtomicI8 {
+        // CAST: as for `AtomicI8::typed()`, the other way round.
+        // SAFETY: As for `typed()`.
+        unsafe { &*core::ptr::from_ref(self).cast::<AtomicI8>() }
+    }
+}
+
+/// An atomic `u8` with the layout of C's `u8`, with the operations C has on it: loads, stores,
+/// `xchg()` and the `cmpxchg()` family.
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
 /// ordering is part of the name.
@@ -11165,14 +11833,13 @@ impl AtomicU8 {
         Self(UnsafeCell::new(v))
     }
 
-    /// Views a C-owned `u8` (or any value of its size and alignment, such as a
-    /// `counter` field) as this type, so that Rust and C code share one variable under one
-    /// memory model.
+    /// Views a `u8` that other code (C, say) also accesses atomically as this type, so
+    /// that both share one variable under one memory model.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
-    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// `ptr` must be valid and aligned for reads and writes of a `u8` for `'a`, and every
+    /// access to it during `'a` that may run concurrently must be atomic (C's atomic
     /// operations or this type's).
     ///
     /// # Examples
@@ -11180,19 +11847,15 @@ impl AtomicU8 {
     /// ```
     /// use kernel::sync::atomic::AtomicU8;
     ///
-    /// let mut c_owned: u8 = 1; // Stands for a C `u8`.
-    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
-    /// let v = unsafe { AtomicU8::from_ptr(&raw mut c_owned) };
+    /// let mut shared: u8 = 1;
+    /// // SAFETY: `shared` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicU8::from_ptr(&raw mut shared) };
     /// v.set(2);
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
-    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
-        const {
-            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i8>());
-            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i8>());
-        }
-        // `Self` is transparent over a value of `C`'s size and alignment.
+    pub unsafe fn from_ptr<'a>(ptr: *mut u8) -> &'a Self {
+        // `Self` is transparent over the value.
         // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
@@ -11218,6 +11881,27 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn get_mut(&mut self) -> &mut u8 {
         self.0.get_mut()
+    }
+
+    /// The same variable in the typed spelling, [`Atomic<u8>`]: a reference to it
+    /// at no cost, for code written against upstream's API.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{AtomicU8, Relaxed};
+    ///
+    /// let v = AtomicU8::new(1);
+    /// v.typed().store(2, Relaxed);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn typed(&self) -> &Atomic<u8> {
+        // CAST: `Atomic<u8>` is transparent over its representation, of the size,
+        // alignment and bit validity of `u8` (`AtomicType`), and so is `Self`.
+        // SAFETY: The reference is valid for the lifetime of `&self`, and both spellings
+        // access the value only atomically and only with valid values.
+        unsafe { &*core::ptr::from_ref(self).cast::<Atomic<u8>>() }
     }
 
     /// Reads the value (`READ_ONCE()`).
@@ -11299,10 +11983,331 @@ impl AtomicU8 {
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::set_release(p, i as i8) }
     }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg()` on a `u8`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// assert_eq!(v.xchg(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg(&self, new: u8) -> u8 {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new as i8, Order::Full) as u8 }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_acquire()` on a `u8`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// assert_eq!(v.xchg_acquire(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_acquire(&self, new: u8) -> u8 {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new as i8, Order::Acquire) as u8 }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_release()` on a `u8`; RELEASE: earlier accesses are performed before its store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// assert_eq!(v.xchg_release(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_release(&self, new: u8) -> u8 {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new as i8, Order::Release) as u8 }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_relaxed()` on a `u8`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// assert_eq!(v.xchg_relaxed(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_relaxed(&self, new: u8) -> u8 {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::xchg(p, new as i8, Order::Relaxed) as u8 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg()` on a `u8`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// assert_eq!(v.cmpxchg(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg(&self, old: u8, new: u8) -> u8 {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Full) as u8 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_acquire()` on a `u8`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// assert_eq!(v.cmpxchg_acquire(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_acquire(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_acquire(&self, old: u8, new: u8) -> u8 {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Acquire) as u8 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_release()` on a `u8`; RELEASE: earlier accesses are performed before its store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// assert_eq!(v.cmpxchg_release(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_release(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_release(&self, old: u8, new: u8) -> u8 {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Release) as u8 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_relaxed()` on a `u8`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// assert_eq!(v.cmpxchg_relaxed(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_relaxed(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_relaxed(&self, old: u8, new: u8) -> u8 {
+        let p = self.0.get().cast::<i8>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Relaxed) as u8 }
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg()` on a `u8`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg(&self, old: &mut u8, new: u8) -> bool {
+        let p = self.0.get().cast::<i8>();
+        let mut found = *old as i8;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Full) };
+        *old = found as u8;
+        stored
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_acquire()` on a `u8`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_acquire(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_acquire(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_acquire(&self, old: &mut u8, new: u8) -> bool {
+        let p = self.0.get().cast::<i8>();
+        let mut found = *old as i8;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Acquire) };
+        *old = found as u8;
+        stored
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_release()` on a `u8`; RELEASE: earlier accesses are performed before its
+    /// store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_release(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_release(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_release(&self, old: &mut u8, new: u8) -> bool {
+        let p = self.0.get().cast::<i8>();
+        let mut found = *old as i8;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Release) };
+        *old = found as u8;
+        stored
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_relaxed()` on a `u8`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU8;
+    ///
+    /// let v = AtomicU8::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_relaxed(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_relaxed(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_relaxed(&self, old: &mut u8, new: u8) -> bool {
+        let p = self.0.get().cast::<i8>();
+        let mut found = *old as i8;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Relaxed) };
+        *old = found as u8;
+        stored
+    }
 }
 
-/// An atomic `i16` with the layout of C's `s16`, accessed only by loads and stores (C has no
-/// read-modify-write operations on it).
+impl Atomic<u8> {
+    /// The same variable in the C-named spelling, [`AtomicU8`]: a reference to it at no
+    /// cost, for code that uses the C names.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let v = Atomic::new(1 as u8);
+    /// v.c_named().set(2);
+    /// assert_eq!(v.load(Relaxed), 2);
+    /// ```
+    #[inline(always)]
+    pub fn c_named(&self) -> &AtomicU8 {
+        // CAST: as for `AtomicU8::typed()`, the other way round.
+        // SAFETY: As for `typed()`.
+        unsafe { &*core::ptr::from_ref(self).cast::<AtomicU8>() }
+    }
+}
+
+/// An atomic `i16` with the layout of C's `s16`, with the operations C has on it: loads, stores,
+/// `xchg()` and the `cmpxchg()` family.
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
 /// ordering is part of the name.
@@ -11337,14 +12342,13 @@ impl AtomicI16 {
         Self(UnsafeCell::new(v))
     }
 
-    /// Views a C-owned `s16` (or any value of its size and alignment, such as a
-    /// `counter` field) as this type, so that Rust and C code share one variable under one
-    /// memory model.
+    /// Views a `i16` that other code (C, say) also accesses atomically as this type, so
+    /// that both share one variable under one memory model.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
-    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// `ptr` must be valid and aligned for reads and writes of a `i16` for `'a`, and every
+    /// access to it during `'a` that may run concurrently must be atomic (C's atomic
     /// operations or this type's).
     ///
     /// # Examples
@@ -11352,19 +12356,15 @@ impl AtomicI16 {
     /// ```
     /// use kernel::sync::atomic::AtomicI16;
     ///
-    /// let mut c_owned: i16 = 1; // Stands for a C `s16`.
-    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
-    /// let v = unsafe { AtomicI16::from_ptr(&raw mut c_owned) };
+    /// let mut shared: i16 = 1;
+    /// // SAFETY: `shared` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicI16::from_ptr(&raw mut shared) };
     /// v.set(2);
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
-    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
-        const {
-            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i16>());
-            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i16>());
-        }
-        // `Self` is transparent over a value of `C`'s size and alignment.
+    pub unsafe fn from_ptr<'a>(ptr: *mut i16) -> &'a Self {
+        // `Self` is transparent over the value.
         // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
@@ -11390,6 +12390,27 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn get_mut(&mut self) -> &mut i16 {
         self.0.get_mut()
+    }
+
+    /// The same variable in the typed spelling, [`Atomic<i16>`]: a reference to it
+    /// at no cost, for code written against upstream's API.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{AtomicI16, Relaxed};
+    ///
+    /// let v = AtomicI16::new(1);
+    /// v.typed().store(2, Relaxed);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn typed(&self) -> &Atomic<i16> {
+        // CAST: `Atomic<i16>` is transparent over its representation, of the size,
+        // alignment and bit validity of `i16` (`AtomicType`), and so is `Self`.
+        // SAFETY: The reference is valid for the lifetime of `&self`, and both spellings
+        // access the value only atomically and only with valid values.
+        unsafe { &*core::ptr::from_ref(self).cast::<Atomic<i16>>() }
     }
 
     /// Reads the value (`READ_ONCE()`).
@@ -11471,10 +12492,319 @@ impl AtomicI16 {
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::set_release(p, i) }
     }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg()` on a `s16`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// assert_eq!(v.xchg(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg(&self, new: i16) -> i16 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::xchg(p, new, Order::Full) }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_acquire()` on a `s16`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// assert_eq!(v.xchg_acquire(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_acquire(&self, new: i16) -> i16 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::xchg(p, new, Order::Acquire) }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_release()` on a `s16`; RELEASE: earlier accesses are performed before its store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// assert_eq!(v.xchg_release(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_release(&self, new: i16) -> i16 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::xchg(p, new, Order::Release) }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_relaxed()` on a `s16`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// assert_eq!(v.xchg_relaxed(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_relaxed(&self, new: i16) -> i16 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::xchg(p, new, Order::Relaxed) }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg()` on a `s16`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// assert_eq!(v.cmpxchg(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg(&self, old: i16, new: i16) -> i16 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::cmpxchg(p, old, new, Order::Full) }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_acquire()` on a `s16`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// assert_eq!(v.cmpxchg_acquire(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_acquire(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_acquire(&self, old: i16, new: i16) -> i16 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::cmpxchg(p, old, new, Order::Acquire) }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_release()` on a `s16`; RELEASE: earlier accesses are performed before its store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// assert_eq!(v.cmpxchg_release(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_release(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_release(&self, old: i16, new: i16) -> i16 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::cmpxchg(p, old, new, Order::Release) }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_relaxed()` on a `s16`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// assert_eq!(v.cmpxchg_relaxed(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_relaxed(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_relaxed(&self, old: i16, new: i16) -> i16 {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::cmpxchg(p, old, new, Order::Relaxed) }
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg()` on a `s16`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg(&self, old: &mut i16, new: i16) -> bool {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::try_cmpxchg(p, old, new, Order::Full) }
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_acquire()` on a `s16`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_acquire(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_acquire(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_acquire(&self, old: &mut i16, new: i16) -> bool {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::try_cmpxchg(p, old, new, Order::Acquire) }
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_release()` on a `s16`; RELEASE: earlier accesses are performed before its
+    /// store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_release(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_release(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_release(&self, old: &mut i16, new: i16) -> bool {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::try_cmpxchg(p, old, new, Order::Release) }
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_relaxed()` on a `s16`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicI16;
+    ///
+    /// let v = AtomicI16::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_relaxed(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_relaxed(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_relaxed(&self, old: &mut i16, new: i16) -> bool {
+        let p = self.0.get();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::try_cmpxchg(p, old, new, Order::Relaxed) }
+    }
 }
 
-/// An atomic `u16` with the layout of C's `u16`, accessed only by loads and stores (C has no
-/// read-modify-write operations on it).
+impl Atomic<i16> {
+    /// The same variable in the C-named spelling, [`AtomicI16`]: a reference to it at no
+    /// cost, for code that uses the C names.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let v = Atomic::new(1 as i16);
+    /// v.c_named().set(2);
+    /// assert_eq!(v.load(Relaxed), 2);
+    /// ```
+    #[inline(always)]
+    pub fn c_named(&self) -> &AtomicI16 {
+        // CAST: as for `AtomicI16::typed()`, the other way round.
+        // SAFETY: As for `typed()`.
+        unsafe { &*core::ptr::from_ref(self).cast::<AtomicI16>() }
+    }
+}
+
+/// An atomic `u16` with the layout of C's `u16`, with the operations C has on it: loads, stores,
+/// `xchg()` and the `cmpxchg()` family.
 ///
 /// Every operation has the semantics of the LKMM operation of the same C name; the
 /// ordering is part of the name.
@@ -11509,14 +12839,13 @@ impl AtomicU16 {
         Self(UnsafeCell::new(v))
     }
 
-    /// Views a C-owned `u16` (or any value of its size and alignment, such as a
-    /// `counter` field) as this type, so that Rust and C code share one variable under one
-    /// memory model.
+    /// Views a `u16` that other code (C, say) also accesses atomically as this type, so
+    /// that both share one variable under one memory model.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
-    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// `ptr` must be valid and aligned for reads and writes of a `u16` for `'a`, and every
+    /// access to it during `'a` that may run concurrently must be atomic (C's atomic
     /// operations or this type's).
     ///
     /// # Examples
@@ -11524,19 +12853,15 @@ impl AtomicU16 {
     /// ```
     /// use kernel::sync::atomic::AtomicU16;
     ///
-    /// let mut c_owned: u16 = 1; // Stands for a C `u16`.
-    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
-    /// let v = unsafe { AtomicU16::from_ptr(&raw mut c_owned) };
+    /// let mut shared: u16 = 1;
+    /// // SAFETY: `shared` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicU16::from_ptr(&raw mut shared) };
     /// v.set(2);
     /// assert_eq!(v.read(), 2);
     /// ```
     #[inline(always)]
-    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
-        const {
-            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i16>());
-            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i16>());
-        }
-        // `Self` is transparent over a value of `C`'s size and alignment.
+    pub unsafe fn from_ptr<'a>(ptr: *mut u16) -> &'a Self {
+        // `Self` is transparent over the value.
         // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
@@ -11562,6 +12887,27 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn get_mut(&mut self) -> &mut u16 {
         self.0.get_mut()
+    }
+
+    /// The same variable in the typed spelling, [`Atomic<u16>`]: a reference to it
+    /// at no cost, for code written against upstream's API.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{AtomicU16, Relaxed};
+    ///
+    /// let v = AtomicU16::new(1);
+    /// v.typed().store(2, Relaxed);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn typed(&self) -> &Atomic<u16> {
+        // CAST: `Atomic<u16>` is transparent over its representation, of the size,
+        // alignment and bit validity of `u16` (`AtomicType`), and so is `Self`.
+        // SAFETY: The reference is valid for the lifetime of `&self`, and both spellings
+        // access the value only atomically and only with valid values.
+        unsafe { &*core::ptr::from_ref(self).cast::<Atomic<u16>>() }
     }
 
     /// Reads the value (`READ_ONCE()`).
@@ -11643,6 +12989,327 @@ impl AtomicU16 {
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::set_release(p, i as i16) }
     }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg()` on a `u16`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// assert_eq!(v.xchg(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg(&self, new: u16) -> u16 {
+        let p = self.0.get().cast::<i16>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::xchg(p, new as i16, Order::Full) as u16 }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_acquire()` on a `u16`; ACQUIRE: later accesses (in program order) are not performed
+    /// before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// assert_eq!(v.xchg_acquire(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_acquire(&self, new: u16) -> u16 {
+        let p = self.0.get().cast::<i16>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::xchg(p, new as i16, Order::Acquire) as u16 }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_release()` on a `u16`; RELEASE: earlier accesses are performed before its store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// assert_eq!(v.xchg_release(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_release(&self, new: u16) -> u16 {
+        let p = self.0.get().cast::<i16>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::xchg(p, new as i16, Order::Release) as u16 }
+    }
+
+    /// Atomically sets the value to `new` and returns the old value.
+    ///
+    /// C: `xchg_relaxed()` on a `u16`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// assert_eq!(v.xchg_relaxed(2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn xchg_relaxed(&self, new: u16) -> u16 {
+        let p = self.0.get().cast::<i16>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::xchg(p, new as i16, Order::Relaxed) as u16 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg()` on a `u16`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// assert_eq!(v.cmpxchg(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg(&self, old: u16, new: u16) -> u16 {
+        let p = self.0.get().cast::<i16>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::cmpxchg(p, old as i16, new as i16, Order::Full) as u16 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_acquire()` on a `u16`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// assert_eq!(v.cmpxchg_acquire(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_acquire(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_acquire(&self, old: u16, new: u16) -> u16 {
+        let p = self.0.get().cast::<i16>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::cmpxchg(p, old as i16, new as i16, Order::Acquire) as u16 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_release()` on a `u16`; RELEASE: earlier accesses are performed before its store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// assert_eq!(v.cmpxchg_release(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_release(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_release(&self, old: u16, new: u16) -> u16 {
+        let p = self.0.get().cast::<i16>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::cmpxchg(p, old as i16, new as i16, Order::Release) as u16 }
+    }
+
+    /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
+    /// if and only if it stored. A failed `cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `cmpxchg_relaxed()` on a `u16`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// assert_eq!(v.cmpxchg_relaxed(1, 2), 1);
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and the value found returned.
+    /// assert_eq!(v.cmpxchg_relaxed(1, 3), 2);
+    /// assert_eq!(v.read(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn cmpxchg_relaxed(&self, old: u16, new: u16) -> u16 {
+        let p = self.0.get().cast::<i16>();
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        unsafe { I16::cmpxchg(p, old as i16, new as i16, Order::Relaxed) as u16 }
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg()` on a `u16`; fully ordered: as if `smp_mb()` ran before and after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg(&self, old: &mut u16, new: u16) -> bool {
+        let p = self.0.get().cast::<i16>();
+        let mut found = *old as i16;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I16::try_cmpxchg(p, &mut found, new as i16, Order::Full) };
+        *old = found as u16;
+        stored
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_acquire()` on a `u16`; ACQUIRE: later accesses (in program order) are not
+    /// performed before its load.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_acquire(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_acquire(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_acquire(&self, old: &mut u16, new: u16) -> bool {
+        let p = self.0.get().cast::<i16>();
+        let mut found = *old as i16;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I16::try_cmpxchg(p, &mut found, new as i16, Order::Acquire) };
+        *old = found as u16;
+        stored
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_release()` on a `u16`; RELEASE: earlier accesses are performed before its
+    /// store.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_release(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_release(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_release(&self, old: &mut u16, new: u16) -> bool {
+        let p = self.0.get().cast::<i16>();
+        let mut found = *old as i16;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I16::try_cmpxchg(p, &mut found, new as i16, Order::Release) };
+        *old = found as u16;
+        stored
+    }
+
+    /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
+    /// not, sets `*old` to the value found (C's `try_cmpxchg()` convention: a retry loop needs no
+    /// extra load). A failed `try_cmpxchg` is a relaxed load, whatever the ordering.
+    ///
+    /// C: `try_cmpxchg_relaxed()` on a `u16`; RELAXED: atomic, but it orders no other access.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::AtomicU16;
+    ///
+    /// let v = AtomicU16::new(1);
+    /// let mut old = 1;
+    /// assert!(v.try_cmpxchg_relaxed(&mut old, 2));
+    /// assert_eq!(v.read(), 2);
+    /// // The value is not 1 any more: no store, and `old` updated to it.
+    /// old = 1;
+    /// assert!(!v.try_cmpxchg_relaxed(&mut old, 3));
+    /// assert_eq!(old, 2);
+    /// ```
+    #[inline(always)]
+    pub fn try_cmpxchg_relaxed(&self, old: &mut u16, new: u16) -> bool {
+        let p = self.0.get().cast::<i16>();
+        let mut found = *old as i16;
+        // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
+        let stored = unsafe { I16::try_cmpxchg(p, &mut found, new as i16, Order::Relaxed) };
+        *old = found as u16;
+        stored
+    }
+}
+
+impl Atomic<u16> {
+    /// The same variable in the C-named spelling, [`AtomicU16`]: a reference to it at no
+    /// cost, for code that uses the C names.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let v = Atomic::new(1 as u16);
+    /// v.c_named().set(2);
+    /// assert_eq!(v.load(Relaxed), 2);
+    /// ```
+    #[inline(always)]
+    pub fn c_named(&self) -> &AtomicU16 {
+        // CAST: as for `AtomicU16::typed()`, the other way round.
+        // SAFETY: As for `typed()`.
+        unsafe { &*core::ptr::from_ref(self).cast::<AtomicU16>() }
+    }
 }
 
 /// An atomic `bool` with the layout of C's `bool`, with the operations C has on it: loads, stores,
@@ -11681,14 +13348,13 @@ impl AtomicBool {
         Self(UnsafeCell::new(v))
     }
 
-    /// Views a C-owned `bool` (or any value of its size and alignment, such as a
-    /// `counter` field) as this type, so that Rust and C code share one variable under one
-    /// memory model.
+    /// Views a `bool` that other code (C, say) also accesses atomically as this type, so
+    /// that both share one variable under one memory model.
     ///
     /// # Safety
     ///
-    /// `ptr` must be valid and aligned for reads and writes for `'a`, and every access
-    /// to it during `'a` that may run concurrently must be atomic (C's atomic
+    /// `ptr` must be valid and aligned for reads and writes of a `bool` for `'a`, and every
+    /// access to it during `'a` that may run concurrently must be atomic (C's atomic
     /// operations or this type's).
     ///
     /// # Examples
@@ -11696,19 +13362,15 @@ impl AtomicBool {
     /// ```
     /// use kernel::sync::atomic::AtomicBool;
     ///
-    /// let mut c_owned: bool = true; // Stands for a C `bool`.
-    /// // SAFETY: `c_owned` is valid, aligned, and only accessed through `v` below.
-    /// let v = unsafe { AtomicBool::from_ptr(&raw mut c_owned) };
+    /// let mut shared: bool = true;
+    /// // SAFETY: `shared` is valid, aligned, and only accessed through `v` below.
+    /// let v = unsafe { AtomicBool::from_ptr(&raw mut shared) };
     /// v.set(false);
     /// assert_eq!(v.read(), false);
     /// ```
     #[inline(always)]
-    pub unsafe fn from_ptr<'a, C>(ptr: *mut C) -> &'a Self {
-        const {
-            assert!(core::mem::size_of::<C>() == core::mem::size_of::<i8>());
-            assert!(core::mem::align_of::<C>() == core::mem::align_of::<i8>());
-        }
-        // `Self` is transparent over a value of `C`'s size and alignment.
+    pub unsafe fn from_ptr<'a>(ptr: *mut bool) -> &'a Self {
+        // `Self` is transparent over the value.
         // SAFETY: The caller guarantees `ptr` valid for `'a` and accessed atomically.
         unsafe { &*ptr.cast::<Self>() }
     }
@@ -11734,6 +13396,27 @@ impl AtomicBool {
     #[inline(always)]
     pub fn get_mut(&mut self) -> &mut bool {
         self.0.get_mut()
+    }
+
+    /// The same variable in the typed spelling, [`Atomic<bool>`]: a reference to it
+    /// at no cost, for code written against upstream's API.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{AtomicBool, Relaxed};
+    ///
+    /// let v = AtomicBool::new(true);
+    /// v.typed().store(false, Relaxed);
+    /// assert_eq!(v.read(), false);
+    /// ```
+    #[inline(always)]
+    pub fn typed(&self) -> &Atomic<bool> {
+        // CAST: `Atomic<bool>` is transparent over its representation, of the size,
+        // alignment and bit validity of `bool` (`AtomicType`), and so is `Self`.
+        // SAFETY: The reference is valid for the lifetime of `&self`, and both spellings
+        // access the value only atomically and only with valid values.
+        unsafe { &*core::ptr::from_ref(self).cast::<Atomic<bool>>() }
     }
 
     /// Reads the value (`READ_ONCE()`).
@@ -12115,5 +13798,26 @@ impl AtomicBool {
         let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Relaxed) };
         *old = found != 0;
         stored
+    }
+}
+
+impl Atomic<bool> {
+    /// The same variable in the C-named spelling, [`AtomicBool`]: a reference to it at no
+    /// cost, for code that uses the C names.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::sync::atomic::{Atomic, Relaxed};
+    ///
+    /// let v = Atomic::new(true as bool);
+    /// v.c_named().set(false);
+    /// assert_eq!(v.load(Relaxed), false);
+    /// ```
+    #[inline(always)]
+    pub fn c_named(&self) -> &AtomicBool {
+        // CAST: as for `AtomicBool::typed()`, the other way round.
+        // SAFETY: As for `typed()`.
+        unsafe { &*core::ptr::from_ref(self).cast::<AtomicBool>() }
     }
 }

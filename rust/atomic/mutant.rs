@@ -12,7 +12,7 @@ use super::primitive::{Exchange, LoadStore, Order, Primitive, Rmw};
 use core::marker::PhantomData;
 
 /// The primitives of `A`, with one broken by the mutant this build selects.
-pub(crate) struct Mutant<A>(PhantomData<A>);
+pub struct Mutant<A>(PhantomData<A>);
 
 // SAFETY: Test-only: this implementation breaks the contract on purpose, in the ways the
 // mutants below describe, and is only built for mutation tests.
@@ -87,6 +87,12 @@ unsafe impl<A: Exchange> Exchange for Mutant<A> {
         // SAFETY: The caller upholds the contract, which `A` shares.
         unsafe { A::cmpxchg(p, old, new, order) }
     }
+
+    #[inline(always)]
+    unsafe fn try_cmpxchg(p: *mut Self::V, old: &mut Self::V, new: Self::V, order: Order) -> bool {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::try_cmpxchg(p, old, new, order) }
+    }
 }
 
 // SAFETY: Test-only, see the `LoadStore` implementation.
@@ -132,8 +138,22 @@ unsafe impl<A: Primitive> Primitive for Mutant<A> {
         unsafe { A::rmw_one(p, op) }
     }
 
-    // `fetch_rmw_one` keeps its default, `fetch_rmw` of one: the mutants of `fetch_rmw` above
-    // reach `fetch_inc` and `fetch_dec` too.
+    #[inline(always)]
+    unsafe fn fetch_rmw_one(p: *mut Self::V, op: Rmw, order: Order) -> Self::V {
+        // The mutants of `fetch_rmw` break `fetch_inc` and `fetch_dec` too.
+        #[cfg(any(
+            rust_atomic_mutant = "nonatomic_rmw",
+            rust_atomic_mutant = "extra_barrier",
+            rust_atomic_mutant = "sub_adds"
+        ))]
+        // SAFETY: The caller upholds the contract.
+        return unsafe { Self::fetch_rmw(p, op, <Self::V as super::primitive::Int>::ONE, order) };
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        #[allow(unreachable_code)]
+        unsafe {
+            A::fetch_rmw_one(p, op, order)
+        }
+    }
 
     #[inline(always)]
     unsafe fn rmw_return_one(p: *mut Self::V, op: Rmw, order: Order) -> Self::V {

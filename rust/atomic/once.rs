@@ -14,8 +14,8 @@ mod private {
     pub trait Sealed {}
 }
 
-/// Integer types whose naturally aligned loads and stores are single accesses on every
-/// supported architecture, so they can be marked accesses.
+/// Integer types, `bool` and (thin) raw pointers: the types whose naturally aligned loads and
+/// stores are single accesses on every supported architecture, so they can be marked accesses.
 pub trait Marked: Copy + private::Sealed {
     #[doc(hidden)]
     /// # Safety
@@ -64,6 +64,72 @@ macro_rules! impl_marked {
 
 impl_marked!(i8 => I8, u8 => I8, i16 => I16, u16 => I16, i32 => I32, u32 => I32,
              i64 => I64, u64 => I64, isize => I64, usize => I64);
+
+impl private::Sealed for bool {}
+
+/// A `bool` is a byte, 0 or 1, as C's `bool` (C's `READ_ONCE()` on one is a byte load).
+impl Marked for bool {
+    #[inline(always)]
+    unsafe fn load(p: *const Self, acquire: bool) -> Self {
+        let p = p.cast::<i8>();
+        // SAFETY: The caller guarantees `p` valid and aligned; a `bool` is a byte.
+        let v = unsafe {
+            if acquire {
+                I8::read_acquire(p)
+            } else {
+                I8::read(p)
+            }
+        };
+        // The byte is 0 or 1: `*p` is a `bool`, written only as one (the caller's contract).
+        // Not `v != 0`, which would test the byte again: C's `READ_ONCE()` of a `bool` is the
+        // load alone.
+        // SAFETY: 0 and 1 are the valid representations of `bool`.
+        #[allow(clippy::transmute_int_to_bool)]
+        unsafe {
+            core::mem::transmute::<i8, bool>(v)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store(p: *mut Self, v: Self, release: bool) {
+        let p = p.cast::<i8>();
+        // SAFETY: The caller guarantees `p` valid and aligned; a `bool` is a byte.
+        unsafe {
+            if release {
+                I8::set_release(p, i8::from(v))
+            } else {
+                I8::set(p, i8::from(v))
+            }
+        }
+    }
+}
+
+/// Marked accesses to a pointer variable (C's `READ_ONCE()` of a pointer, `rcu_dereference()`'s
+/// load): the address as a 64-bit integer, which `as` converts back with its provenance exposed.
+macro_rules! impl_marked_pointer {
+    ($($ptr:ident),+) => {$(
+        impl<U> private::Sealed for *$ptr U {}
+
+        impl<U> Marked for *$ptr U {
+            #[inline(always)]
+            unsafe fn load(p: *const Self, acquire: bool) -> Self {
+                // SAFETY: As for the integers: `p` valid and aligned, a pointer is 8 bytes.
+                (unsafe { i64::load(p.cast::<i64>(), acquire) }) as usize as Self
+            }
+
+            #[inline(always)]
+            unsafe fn store(p: *mut Self, v: Self, release: bool) {
+                // SAFETY: As above.
+                unsafe { i64::store(p.cast::<i64>(), v as i64, release) }
+            }
+        }
+    )+};
+}
+
+impl_marked_pointer!(const, mut);
+
+#[cfg(not(CONFIG_64BIT))]
+compile_error!("read_once() and friends on pointers assume 64-bit pointers");
 
 /// Reads `*p` with a single marked load (C: `READ_ONCE()`): the compiler neither tears,
 /// fuses, repeats nor invents it.

@@ -10,7 +10,7 @@
 //! only where it has a better instruction sequence (x86's `lock sub; sete` for `sub_and_test`).
 
 /// The integer types atomic operations act on, with the arithmetic the instructions do.
-pub(crate) trait Int: Copy + Eq + Ord {
+pub trait Int: Copy + Eq + Ord {
     /// Zero, for the derived operations.
     const ZERO: Self;
     /// One, for the derived operations.
@@ -46,7 +46,7 @@ impl_int!(i32, i64);
 /// Memory ordering of one operation, as the suffix of its LKMM name says: `_relaxed`,
 /// `_acquire`, `_release`, or none for fully ordered. See `tools/memory-model/Documentation/`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Order {
+pub enum Order {
     /// Atomic, but orders no other access.
     Relaxed,
     /// Accesses after the operation (in program order) are not performed before its load.
@@ -59,7 +59,7 @@ pub(crate) enum Order {
 
 /// A read-modify-write operation that architectures implement with one instruction or loop.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Rmw {
+pub enum Rmw {
     Add,
     Sub,
     And,
@@ -76,7 +76,7 @@ pub(crate) enum Rmw {
 ///
 /// Implementations must perform each access as a single, untorn, access to memory (a
 /// "marked access" in LKMM terms) with the ordering its name says.
-pub(crate) unsafe trait LoadStore {
+pub unsafe trait LoadStore {
     /// The integer type accessed.
     type V: Copy;
 
@@ -134,7 +134,7 @@ pub(crate) unsafe trait LoadStore {
 ///
 /// Implementations must be atomic and ordered as the LKMM defines the C operation of the same
 /// name, for every [`Order`].
-pub(crate) unsafe trait Exchange: LoadStore<V: Eq> {
+pub unsafe trait Exchange: LoadStore<V: Eq> {
     /// `atomic_xchg{,_acquire,_release,_relaxed}()`.
     ///
     /// # Safety
@@ -176,7 +176,7 @@ pub(crate) unsafe trait Exchange: LoadStore<V: Eq> {
 ///
 /// Implementations must be atomic and ordered as the LKMM defines the C operation of the same
 /// name, for every [`Order`].
-pub(crate) unsafe trait Primitive: Exchange<V: Int> {
+pub unsafe trait Primitive: Exchange<V: Int> {
     /// `atomic_<op>()`: no return value, no ordering (like C's void operations).
     ///
     /// # Safety

@@ -24,7 +24,7 @@ pub(crate) struct RustOp {
 }
 
 /// Every Rust operation under test.
-pub(crate) static RUST_OPS: [RustOp; 489] = [
+pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_read",
         family: "read",
@@ -32,8 +32,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.read() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_read",
+        family: "read",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.load(Relaxed) as i64
         },
     },
     RustOp {
@@ -43,8 +54,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.read_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_read_acquire",
+        family: "read",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.load(Acquire) as i64
         },
     },
     RustOp {
@@ -54,8 +76,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.set(a as i32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_set",
+        family: "set",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.store(a as i32, Relaxed);
             0
         },
     },
@@ -66,8 +100,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.set_release(a as i32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_set_release",
+        family: "set",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.store(a as i32, Release);
             0
         },
     },
@@ -78,8 +124,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.add(a as i32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_add",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.add(a as i32, Relaxed);
             0
         },
     },
@@ -90,8 +148,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.add_return(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_return",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.add_return(a as i32, Full) as i64
         },
     },
     RustOp {
@@ -101,8 +170,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.add_return_acquire(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_return_acquire",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.add_return(a as i32, Acquire) as i64
         },
     },
     RustOp {
@@ -112,8 +192,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.add_return_release(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_return_release",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.add_return(a as i32, Release) as i64
         },
     },
     RustOp {
@@ -123,8 +214,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.add_return_relaxed(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_return_relaxed",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.add_return(a as i32, Relaxed) as i64
         },
     },
     RustOp {
@@ -134,8 +236,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_add(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_add",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_add(a as i32, Full) as i64
         },
     },
     RustOp {
@@ -145,8 +258,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_add_acquire(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_add_acquire",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_add(a as i32, Acquire) as i64
         },
     },
     RustOp {
@@ -156,8 +280,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_add_release(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_add_release",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_add(a as i32, Release) as i64
         },
     },
     RustOp {
@@ -167,8 +302,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_add_relaxed(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_add_relaxed",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_add(a as i32, Relaxed) as i64
         },
     },
     RustOp {
@@ -178,8 +324,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.sub(a as i32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.sub(a as i32, Relaxed);
             0
         },
     },
@@ -190,8 +348,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.sub_return(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub_return",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.sub_return(a as i32, Full) as i64
         },
     },
     RustOp {
@@ -201,8 +370,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.sub_return_acquire(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub_return_acquire",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.sub_return(a as i32, Acquire) as i64
         },
     },
     RustOp {
@@ -212,8 +392,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.sub_return_release(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub_return_release",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.sub_return(a as i32, Release) as i64
         },
     },
     RustOp {
@@ -223,8 +414,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.sub_return_relaxed(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub_return_relaxed",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.sub_return(a as i32, Relaxed) as i64
         },
     },
     RustOp {
@@ -234,8 +436,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_sub(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_sub",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_sub(a as i32, Full) as i64
         },
     },
     RustOp {
@@ -245,8 +458,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_sub_acquire(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_sub_acquire",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_sub(a as i32, Acquire) as i64
         },
     },
     RustOp {
@@ -256,8 +480,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_sub_release(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_sub_release",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_sub(a as i32, Release) as i64
         },
     },
     RustOp {
@@ -267,8 +502,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_sub_relaxed(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_sub_relaxed",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_sub(a as i32, Relaxed) as i64
         },
     },
     RustOp {
@@ -278,8 +524,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.inc();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.inc(Relaxed);
             0
         },
     },
@@ -290,8 +548,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.inc_return() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_return",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.inc_return(Full) as i64
         },
     },
     RustOp {
@@ -301,8 +570,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.inc_return_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_return_acquire",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.inc_return(Acquire) as i64
         },
     },
     RustOp {
@@ -312,8 +592,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.inc_return_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_return_release",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.inc_return(Release) as i64
         },
     },
     RustOp {
@@ -323,8 +614,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.inc_return_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_return_relaxed",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.inc_return(Relaxed) as i64
         },
     },
     RustOp {
@@ -334,8 +636,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_inc() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_inc",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_inc(Full) as i64
         },
     },
     RustOp {
@@ -345,8 +658,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_inc_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_inc_acquire",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_inc(Acquire) as i64
         },
     },
     RustOp {
@@ -356,8 +680,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_inc_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_inc_release",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_inc(Release) as i64
         },
     },
     RustOp {
@@ -367,8 +702,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_inc_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_inc_relaxed",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_inc(Relaxed) as i64
         },
     },
     RustOp {
@@ -378,8 +724,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.dec();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.dec(Relaxed);
             0
         },
     },
@@ -390,8 +748,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.dec_return() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_return",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.dec_return(Full) as i64
         },
     },
     RustOp {
@@ -401,8 +770,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.dec_return_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_return_acquire",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.dec_return(Acquire) as i64
         },
     },
     RustOp {
@@ -412,8 +792,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.dec_return_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_return_release",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.dec_return(Release) as i64
         },
     },
     RustOp {
@@ -423,8 +814,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.dec_return_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_return_relaxed",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.dec_return(Relaxed) as i64
         },
     },
     RustOp {
@@ -434,8 +836,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_dec() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_dec",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_dec(Full) as i64
         },
     },
     RustOp {
@@ -445,8 +858,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_dec_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_dec_acquire",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_dec(Acquire) as i64
         },
     },
     RustOp {
@@ -456,8 +880,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_dec_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_dec_release",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_dec(Release) as i64
         },
     },
     RustOp {
@@ -467,8 +902,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_dec_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_dec_relaxed",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_dec(Relaxed) as i64
         },
     },
     RustOp {
@@ -478,8 +924,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.and(a as i32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_and",
+        family: "and",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.and(a as i32, Relaxed);
             0
         },
     },
@@ -490,8 +948,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_and(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_and",
+        family: "and",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_and(a as i32, Full) as i64
         },
     },
     RustOp {
@@ -501,8 +970,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_and_acquire(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_and_acquire",
+        family: "and",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_and(a as i32, Acquire) as i64
         },
     },
     RustOp {
@@ -512,8 +992,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_and_release(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_and_release",
+        family: "and",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_and(a as i32, Release) as i64
         },
     },
     RustOp {
@@ -523,8 +1014,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_and_relaxed(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_and_relaxed",
+        family: "and",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_and(a as i32, Relaxed) as i64
         },
     },
     RustOp {
@@ -534,8 +1036,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.andnot(a as i32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_andnot",
+        family: "andnot",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.andnot(a as i32, Relaxed);
             0
         },
     },
@@ -546,8 +1060,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_andnot(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_andnot",
+        family: "andnot",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as i32, Full) as i64
         },
     },
     RustOp {
@@ -557,8 +1082,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_andnot_acquire(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_andnot_acquire",
+        family: "andnot",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as i32, Acquire) as i64
         },
     },
     RustOp {
@@ -568,8 +1104,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_andnot_release(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_andnot_release",
+        family: "andnot",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as i32, Release) as i64
         },
     },
     RustOp {
@@ -579,8 +1126,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_andnot_relaxed(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_andnot_relaxed",
+        family: "andnot",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as i32, Relaxed) as i64
         },
     },
     RustOp {
@@ -590,8 +1148,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.or(a as i32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_or",
+        family: "or",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.or(a as i32, Relaxed);
             0
         },
     },
@@ -602,8 +1172,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_or(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_or",
+        family: "or",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_or(a as i32, Full) as i64
         },
     },
     RustOp {
@@ -613,8 +1194,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_or_acquire(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_or_acquire",
+        family: "or",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_or(a as i32, Acquire) as i64
         },
     },
     RustOp {
@@ -624,8 +1216,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_or_release(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_or_release",
+        family: "or",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_or(a as i32, Release) as i64
         },
     },
     RustOp {
@@ -635,8 +1238,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_or_relaxed(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_or_relaxed",
+        family: "or",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_or(a as i32, Relaxed) as i64
         },
     },
     RustOp {
@@ -646,8 +1260,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.xor(a as i32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_xor",
+        family: "xor",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.xor(a as i32, Relaxed);
             0
         },
     },
@@ -658,8 +1284,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_xor(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_xor",
+        family: "xor",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_xor(a as i32, Full) as i64
         },
     },
     RustOp {
@@ -669,8 +1306,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_xor_acquire(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_xor_acquire",
+        family: "xor",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_xor(a as i32, Acquire) as i64
         },
     },
     RustOp {
@@ -680,8 +1328,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_xor_release(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_xor_release",
+        family: "xor",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_xor(a as i32, Release) as i64
         },
     },
     RustOp {
@@ -691,8 +1350,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_xor_relaxed(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_xor_relaxed",
+        family: "xor",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_xor(a as i32, Relaxed) as i64
         },
     },
     RustOp {
@@ -702,8 +1372,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.xchg(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_xchg",
+        family: "xchg",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.xchg(a as i32, Full) as i64
         },
     },
     RustOp {
@@ -713,8 +1394,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.xchg_acquire(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_xchg_acquire",
+        family: "xchg",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.xchg(a as i32, Acquire) as i64
         },
     },
     RustOp {
@@ -724,8 +1416,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.xchg_release(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_xchg_release",
+        family: "xchg",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.xchg(a as i32, Release) as i64
         },
     },
     RustOp {
@@ -735,8 +1438,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.xchg_relaxed(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_xchg_relaxed",
+        family: "xchg",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.xchg(a as i32, Relaxed) as i64
         },
     },
     RustOp {
@@ -746,8 +1460,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.cmpxchg(a as i32, b as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_cmpxchg",
+        family: "cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.cmpxchg(a as i32, b as i32, Full)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -757,8 +1483,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.cmpxchg_acquire(a as i32, b as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_cmpxchg_acquire",
+        family: "cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.cmpxchg(a as i32, b as i32, Acquire)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -768,8 +1506,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.cmpxchg_release(a as i32, b as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_cmpxchg_release",
+        family: "cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.cmpxchg(a as i32, b as i32, Release)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -779,8 +1529,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.cmpxchg_relaxed(a as i32, b as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_cmpxchg_relaxed",
+        family: "cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.cmpxchg(a as i32, b as i32, Relaxed)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -790,9 +1552,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             let mut old = a as i32;
             let ret = v.try_cmpxchg(&mut old, b as i32) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_try_cmpxchg",
+        family: "try_cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            let mut old = a as i32;
+            let ret = v.try_cmpxchg(&mut old, b as i32, Full) as i64;
             *aux = old as i64;
             ret
         },
@@ -804,9 +1580,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             let mut old = a as i32;
             let ret = v.try_cmpxchg_acquire(&mut old, b as i32) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_try_cmpxchg_acquire",
+        family: "try_cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            let mut old = a as i32;
+            let ret = v.try_cmpxchg(&mut old, b as i32, Acquire) as i64;
             *aux = old as i64;
             ret
         },
@@ -818,9 +1608,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             let mut old = a as i32;
             let ret = v.try_cmpxchg_release(&mut old, b as i32) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_try_cmpxchg_release",
+        family: "try_cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            let mut old = a as i32;
+            let ret = v.try_cmpxchg(&mut old, b as i32, Release) as i64;
             *aux = old as i64;
             ret
         },
@@ -832,9 +1636,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             let mut old = a as i32;
             let ret = v.try_cmpxchg_relaxed(&mut old, b as i32) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_try_cmpxchg_relaxed",
+        family: "try_cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            let mut old = a as i32;
+            let ret = v.try_cmpxchg(&mut old, b as i32, Relaxed) as i64;
             *aux = old as i64;
             ret
         },
@@ -846,8 +1664,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.sub_and_test(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub_and_test",
+        family: "sub_and_test",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.sub_and_test(a as i32, Full) as i64
         },
     },
     RustOp {
@@ -857,8 +1686,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.dec_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_and_test",
+        family: "dec_and_test",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.dec_and_test(Full) as i64
         },
     },
     RustOp {
@@ -868,8 +1708,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.inc_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_and_test",
+        family: "inc_and_test",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.inc_and_test(Full) as i64
         },
     },
     RustOp {
@@ -879,8 +1730,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.add_negative(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_negative",
+        family: "add_negative",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.add_negative(a as i32, Full) as i64
         },
     },
     RustOp {
@@ -890,8 +1752,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.add_negative_acquire(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_negative_acquire",
+        family: "add_negative",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.add_negative(a as i32, Acquire) as i64
         },
     },
     RustOp {
@@ -901,8 +1774,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.add_negative_release(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_negative_release",
+        family: "add_negative",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.add_negative(a as i32, Release) as i64
         },
     },
     RustOp {
@@ -912,8 +1796,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.add_negative_relaxed(a as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_negative_relaxed",
+        family: "add_negative",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.add_negative(a as i32, Relaxed) as i64
         },
     },
     RustOp {
@@ -923,8 +1818,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.fetch_add_unless(a as i32, b as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_add_unless",
+        family: "add_unless",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.fetch_add_unless(a as i32, b as i32, Full) as i64
         },
     },
     RustOp {
@@ -934,8 +1840,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.add_unless(a as i32, b as i32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_unless",
+        family: "add_unless",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.add_unless(a as i32, b as i32, Full) as i64
         },
     },
     RustOp {
@@ -945,8 +1862,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.inc_not_zero() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_not_zero",
+        family: "inc_not_zero",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.inc_not_zero(Full) as i64
         },
     },
     RustOp {
@@ -956,8 +1884,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.inc_unless_negative() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_unless_negative",
+        family: "inc_unless_negative",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.inc_unless_negative(Full) as i64
         },
     },
     RustOp {
@@ -967,8 +1906,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.dec_unless_positive() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_unless_positive",
+        family: "dec_unless_positive",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.dec_unless_positive(Full) as i64
         },
     },
     RustOp {
@@ -978,8 +1928,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             v.dec_if_positive() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_if_positive",
+        family: "dec_if_positive",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
+            v.dec_if_positive(Full) as i64
         },
     },
     RustOp {
@@ -989,8 +1950,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.read()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_read",
+        family: "read",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.load(Relaxed)
         },
     },
     RustOp {
@@ -1000,8 +1972,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.read_acquire()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_read_acquire",
+        family: "read",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.load(Acquire)
         },
     },
     RustOp {
@@ -1011,8 +1994,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.set(a);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_set",
+        family: "set",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.store(a, Relaxed);
             0
         },
     },
@@ -1023,8 +2018,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.set_release(a);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_set_release",
+        family: "set",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.store(a, Release);
             0
         },
     },
@@ -1035,8 +2042,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.add(a);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.add(a, Relaxed);
             0
         },
     },
@@ -1047,8 +2066,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.add_return(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_return",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.add_return(a, Full)
         },
     },
     RustOp {
@@ -1058,8 +2088,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.add_return_acquire(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_return_acquire",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.add_return(a, Acquire)
         },
     },
     RustOp {
@@ -1069,8 +2110,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.add_return_release(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_return_release",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.add_return(a, Release)
         },
     },
     RustOp {
@@ -1080,8 +2132,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.add_return_relaxed(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_return_relaxed",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.add_return(a, Relaxed)
         },
     },
     RustOp {
@@ -1091,8 +2154,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_add(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_add",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_add(a, Full)
         },
     },
     RustOp {
@@ -1102,8 +2176,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_add_acquire(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_add_acquire",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_add(a, Acquire)
         },
     },
     RustOp {
@@ -1113,8 +2198,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_add_release(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_add_release",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_add(a, Release)
         },
     },
     RustOp {
@@ -1124,8 +2220,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_add_relaxed(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_add_relaxed",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_add(a, Relaxed)
         },
     },
     RustOp {
@@ -1135,8 +2242,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.sub(a);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.sub(a, Relaxed);
             0
         },
     },
@@ -1147,8 +2266,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.sub_return(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub_return",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.sub_return(a, Full)
         },
     },
     RustOp {
@@ -1158,8 +2288,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.sub_return_acquire(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub_return_acquire",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.sub_return(a, Acquire)
         },
     },
     RustOp {
@@ -1169,8 +2310,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.sub_return_release(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub_return_release",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.sub_return(a, Release)
         },
     },
     RustOp {
@@ -1180,8 +2332,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.sub_return_relaxed(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub_return_relaxed",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.sub_return(a, Relaxed)
         },
     },
     RustOp {
@@ -1191,8 +2354,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_sub(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_sub",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_sub(a, Full)
         },
     },
     RustOp {
@@ -1202,8 +2376,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_sub_acquire(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_sub_acquire",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_sub(a, Acquire)
         },
     },
     RustOp {
@@ -1213,8 +2398,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_sub_release(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_sub_release",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_sub(a, Release)
         },
     },
     RustOp {
@@ -1224,8 +2420,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_sub_relaxed(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_sub_relaxed",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_sub(a, Relaxed)
         },
     },
     RustOp {
@@ -1235,8 +2442,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.inc();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.inc(Relaxed);
             0
         },
     },
@@ -1247,8 +2466,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.inc_return()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_return",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.inc_return(Full)
         },
     },
     RustOp {
@@ -1258,8 +2488,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.inc_return_acquire()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_return_acquire",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.inc_return(Acquire)
         },
     },
     RustOp {
@@ -1269,8 +2510,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.inc_return_release()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_return_release",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.inc_return(Release)
         },
     },
     RustOp {
@@ -1280,8 +2532,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.inc_return_relaxed()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_return_relaxed",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.inc_return(Relaxed)
         },
     },
     RustOp {
@@ -1291,8 +2554,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_inc()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_inc",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_inc(Full)
         },
     },
     RustOp {
@@ -1302,8 +2576,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_inc_acquire()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_inc_acquire",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_inc(Acquire)
         },
     },
     RustOp {
@@ -1313,8 +2598,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_inc_release()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_inc_release",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_inc(Release)
         },
     },
     RustOp {
@@ -1324,8 +2620,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_inc_relaxed()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_inc_relaxed",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_inc(Relaxed)
         },
     },
     RustOp {
@@ -1335,8 +2642,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.dec();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.dec(Relaxed);
             0
         },
     },
@@ -1347,8 +2666,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.dec_return()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_return",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.dec_return(Full)
         },
     },
     RustOp {
@@ -1358,8 +2688,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.dec_return_acquire()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_return_acquire",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.dec_return(Acquire)
         },
     },
     RustOp {
@@ -1369,8 +2710,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.dec_return_release()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_return_release",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.dec_return(Release)
         },
     },
     RustOp {
@@ -1380,8 +2732,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.dec_return_relaxed()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_return_relaxed",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.dec_return(Relaxed)
         },
     },
     RustOp {
@@ -1391,8 +2754,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_dec()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_dec",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_dec(Full)
         },
     },
     RustOp {
@@ -1402,8 +2776,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_dec_acquire()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_dec_acquire",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_dec(Acquire)
         },
     },
     RustOp {
@@ -1413,8 +2798,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_dec_release()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_dec_release",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_dec(Release)
         },
     },
     RustOp {
@@ -1424,8 +2820,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_dec_relaxed()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_dec_relaxed",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_dec(Relaxed)
         },
     },
     RustOp {
@@ -1435,8 +2842,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.and(a);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_and",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.and(a, Relaxed);
             0
         },
     },
@@ -1447,8 +2866,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_and(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_and",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_and(a, Full)
         },
     },
     RustOp {
@@ -1458,8 +2888,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_and_acquire(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_and_acquire",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_and(a, Acquire)
         },
     },
     RustOp {
@@ -1469,8 +2910,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_and_release(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_and_release",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_and(a, Release)
         },
     },
     RustOp {
@@ -1480,8 +2932,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_and_relaxed(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_and_relaxed",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_and(a, Relaxed)
         },
     },
     RustOp {
@@ -1491,8 +2954,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.andnot(a);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_andnot",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.andnot(a, Relaxed);
             0
         },
     },
@@ -1503,8 +2978,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_andnot(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_andnot",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_andnot(a, Full)
         },
     },
     RustOp {
@@ -1514,8 +3000,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_andnot_acquire(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_andnot_acquire",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_andnot(a, Acquire)
         },
     },
     RustOp {
@@ -1525,8 +3022,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_andnot_release(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_andnot_release",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_andnot(a, Release)
         },
     },
     RustOp {
@@ -1536,8 +3044,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_andnot_relaxed(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_andnot_relaxed",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_andnot(a, Relaxed)
         },
     },
     RustOp {
@@ -1547,8 +3066,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.or(a);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_or",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.or(a, Relaxed);
             0
         },
     },
@@ -1559,8 +3090,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_or(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_or",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_or(a, Full)
         },
     },
     RustOp {
@@ -1570,8 +3112,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_or_acquire(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_or_acquire",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_or(a, Acquire)
         },
     },
     RustOp {
@@ -1581,8 +3134,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_or_release(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_or_release",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_or(a, Release)
         },
     },
     RustOp {
@@ -1592,8 +3156,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_or_relaxed(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_or_relaxed",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_or(a, Relaxed)
         },
     },
     RustOp {
@@ -1603,8 +3178,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.xor(a);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_xor",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.xor(a, Relaxed);
             0
         },
     },
@@ -1615,8 +3202,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_xor(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_xor",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_xor(a, Full)
         },
     },
     RustOp {
@@ -1626,8 +3224,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_xor_acquire(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_xor_acquire",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_xor(a, Acquire)
         },
     },
     RustOp {
@@ -1637,8 +3246,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_xor_release(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_xor_release",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_xor(a, Release)
         },
     },
     RustOp {
@@ -1648,8 +3268,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_xor_relaxed(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_xor_relaxed",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_xor(a, Relaxed)
         },
     },
     RustOp {
@@ -1659,8 +3290,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.xchg(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_xchg",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.xchg(a, Full)
         },
     },
     RustOp {
@@ -1670,8 +3312,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.xchg_acquire(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_xchg_acquire",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.xchg(a, Acquire)
         },
     },
     RustOp {
@@ -1681,8 +3334,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.xchg_release(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_xchg_release",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.xchg(a, Release)
         },
     },
     RustOp {
@@ -1692,8 +3356,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.xchg_relaxed(a)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_xchg_relaxed",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.xchg(a, Relaxed)
         },
     },
     RustOp {
@@ -1703,8 +3378,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.cmpxchg(a, b)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_cmpxchg",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.cmpxchg(a, b, Full).unwrap_or_else(|found| found)
         },
     },
     RustOp {
@@ -1714,8 +3400,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.cmpxchg_acquire(a, b)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_cmpxchg_acquire",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.cmpxchg(a, b, Acquire).unwrap_or_else(|found| found)
         },
     },
     RustOp {
@@ -1725,8 +3422,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.cmpxchg_release(a, b)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_cmpxchg_release",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.cmpxchg(a, b, Release).unwrap_or_else(|found| found)
         },
     },
     RustOp {
@@ -1736,8 +3444,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.cmpxchg_relaxed(a, b)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_cmpxchg_relaxed",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.cmpxchg(a, b, Relaxed).unwrap_or_else(|found| found)
         },
     },
     RustOp {
@@ -1747,9 +3466,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             let mut old = a;
             let ret = v.try_cmpxchg(&mut old, b) as i64;
+            *aux = old;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic64_try_cmpxchg",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            let mut old = a;
+            let ret = v.try_cmpxchg(&mut old, b, Full) as i64;
             *aux = old;
             ret
         },
@@ -1761,9 +3494,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             let mut old = a;
             let ret = v.try_cmpxchg_acquire(&mut old, b) as i64;
+            *aux = old;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic64_try_cmpxchg_acquire",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            let mut old = a;
+            let ret = v.try_cmpxchg(&mut old, b, Acquire) as i64;
             *aux = old;
             ret
         },
@@ -1775,9 +3522,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             let mut old = a;
             let ret = v.try_cmpxchg_release(&mut old, b) as i64;
+            *aux = old;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic64_try_cmpxchg_release",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            let mut old = a;
+            let ret = v.try_cmpxchg(&mut old, b, Release) as i64;
             *aux = old;
             ret
         },
@@ -1789,9 +3550,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             let mut old = a;
             let ret = v.try_cmpxchg_relaxed(&mut old, b) as i64;
+            *aux = old;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic64_try_cmpxchg_relaxed",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            let mut old = a;
+            let ret = v.try_cmpxchg(&mut old, b, Relaxed) as i64;
             *aux = old;
             ret
         },
@@ -1803,8 +3578,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.sub_and_test(a) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub_and_test",
+        family: "sub_and_test",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.sub_and_test(a, Full) as i64
         },
     },
     RustOp {
@@ -1814,8 +3600,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.dec_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_and_test",
+        family: "dec_and_test",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.dec_and_test(Full) as i64
         },
     },
     RustOp {
@@ -1825,8 +3622,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.inc_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_and_test",
+        family: "inc_and_test",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.inc_and_test(Full) as i64
         },
     },
     RustOp {
@@ -1836,8 +3644,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.add_negative(a) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_negative",
+        family: "add_negative",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.add_negative(a, Full) as i64
         },
     },
     RustOp {
@@ -1847,8 +3666,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.add_negative_acquire(a) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_negative_acquire",
+        family: "add_negative",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.add_negative(a, Acquire) as i64
         },
     },
     RustOp {
@@ -1858,8 +3688,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.add_negative_release(a) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_negative_release",
+        family: "add_negative",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.add_negative(a, Release) as i64
         },
     },
     RustOp {
@@ -1869,8 +3710,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.add_negative_relaxed(a) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_negative_relaxed",
+        family: "add_negative",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.add_negative(a, Relaxed) as i64
         },
     },
     RustOp {
@@ -1880,8 +3732,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.fetch_add_unless(a, b)
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_add_unless",
+        family: "add_unless",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.fetch_add_unless(a, b, Full)
         },
     },
     RustOp {
@@ -1891,8 +3754,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.add_unless(a, b) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_unless",
+        family: "add_unless",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.add_unless(a, b, Full) as i64
         },
     },
     RustOp {
@@ -1902,8 +3776,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.inc_not_zero() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_not_zero",
+        family: "inc_not_zero",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.inc_not_zero(Full) as i64
         },
     },
     RustOp {
@@ -1913,8 +3798,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.inc_unless_negative() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_unless_negative",
+        family: "inc_unless_negative",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.inc_unless_negative(Full) as i64
         },
     },
     RustOp {
@@ -1924,8 +3820,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.dec_unless_positive() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_unless_positive",
+        family: "dec_unless_positive",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.dec_unless_positive(Full) as i64
         },
     },
     RustOp {
@@ -1935,8 +3842,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicI64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             v.dec_if_positive()
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_if_positive",
+        family: "dec_if_positive",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
+            v.dec_if_positive(Full)
         },
     },
     RustOp {
@@ -1946,8 +3864,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.read() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_read",
+        family: "read",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.load(Relaxed) as i64
         },
     },
     RustOp {
@@ -1957,8 +3886,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.read_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_read_acquire",
+        family: "read",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.load(Acquire) as i64
         },
     },
     RustOp {
@@ -1968,8 +3908,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.set(a as isize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_set",
+        family: "set",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.store(a as isize, Relaxed);
             0
         },
     },
@@ -1980,8 +3932,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.set_release(a as isize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_set_release",
+        family: "set",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.store(a as isize, Release);
             0
         },
     },
@@ -1992,8 +3956,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.add(a as isize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.add(a as isize, Relaxed);
             0
         },
     },
@@ -2004,8 +3980,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.add_return(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_return",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.add_return(a as isize, Full) as i64
         },
     },
     RustOp {
@@ -2015,8 +4002,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.add_return_acquire(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_return_acquire",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.add_return(a as isize, Acquire) as i64
         },
     },
     RustOp {
@@ -2026,8 +4024,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.add_return_release(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_return_release",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.add_return(a as isize, Release) as i64
         },
     },
     RustOp {
@@ -2037,8 +4046,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.add_return_relaxed(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_return_relaxed",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.add_return(a as isize, Relaxed) as i64
         },
     },
     RustOp {
@@ -2048,8 +4068,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_add(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_add",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_add(a as isize, Full) as i64
         },
     },
     RustOp {
@@ -2059,8 +4090,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_add_acquire(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_add_acquire",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_add(a as isize, Acquire) as i64
         },
     },
     RustOp {
@@ -2070,8 +4112,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_add_release(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_add_release",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_add(a as isize, Release) as i64
         },
     },
     RustOp {
@@ -2081,8 +4134,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_add_relaxed(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_add_relaxed",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_add(a as isize, Relaxed) as i64
         },
     },
     RustOp {
@@ -2092,8 +4156,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.sub(a as isize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.sub(a as isize, Relaxed);
             0
         },
     },
@@ -2104,8 +4180,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.sub_return(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub_return",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.sub_return(a as isize, Full) as i64
         },
     },
     RustOp {
@@ -2115,8 +4202,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.sub_return_acquire(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub_return_acquire",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.sub_return(a as isize, Acquire) as i64
         },
     },
     RustOp {
@@ -2126,8 +4224,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.sub_return_release(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub_return_release",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.sub_return(a as isize, Release) as i64
         },
     },
     RustOp {
@@ -2137,8 +4246,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.sub_return_relaxed(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub_return_relaxed",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.sub_return(a as isize, Relaxed) as i64
         },
     },
     RustOp {
@@ -2148,8 +4268,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_sub(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_sub",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_sub(a as isize, Full) as i64
         },
     },
     RustOp {
@@ -2159,8 +4290,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_sub_acquire(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_sub_acquire",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_sub(a as isize, Acquire) as i64
         },
     },
     RustOp {
@@ -2170,8 +4312,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_sub_release(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_sub_release",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_sub(a as isize, Release) as i64
         },
     },
     RustOp {
@@ -2181,8 +4334,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_sub_relaxed(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_sub_relaxed",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_sub(a as isize, Relaxed) as i64
         },
     },
     RustOp {
@@ -2192,8 +4356,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.inc();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.inc(Relaxed);
             0
         },
     },
@@ -2204,8 +4380,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.inc_return() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_return",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.inc_return(Full) as i64
         },
     },
     RustOp {
@@ -2215,8 +4402,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.inc_return_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_return_acquire",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.inc_return(Acquire) as i64
         },
     },
     RustOp {
@@ -2226,8 +4424,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.inc_return_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_return_release",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.inc_return(Release) as i64
         },
     },
     RustOp {
@@ -2237,8 +4446,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.inc_return_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_return_relaxed",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.inc_return(Relaxed) as i64
         },
     },
     RustOp {
@@ -2248,8 +4468,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_inc() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_inc",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_inc(Full) as i64
         },
     },
     RustOp {
@@ -2259,8 +4490,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_inc_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_inc_acquire",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_inc(Acquire) as i64
         },
     },
     RustOp {
@@ -2270,8 +4512,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_inc_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_inc_release",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_inc(Release) as i64
         },
     },
     RustOp {
@@ -2281,8 +4534,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_inc_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_inc_relaxed",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_inc(Relaxed) as i64
         },
     },
     RustOp {
@@ -2292,8 +4556,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.dec();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.dec(Relaxed);
             0
         },
     },
@@ -2304,8 +4580,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.dec_return() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_return",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.dec_return(Full) as i64
         },
     },
     RustOp {
@@ -2315,8 +4602,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.dec_return_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_return_acquire",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.dec_return(Acquire) as i64
         },
     },
     RustOp {
@@ -2326,8 +4624,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.dec_return_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_return_release",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.dec_return(Release) as i64
         },
     },
     RustOp {
@@ -2337,8 +4646,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.dec_return_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_return_relaxed",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.dec_return(Relaxed) as i64
         },
     },
     RustOp {
@@ -2348,8 +4668,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_dec() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_dec",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_dec(Full) as i64
         },
     },
     RustOp {
@@ -2359,8 +4690,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_dec_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_dec_acquire",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_dec(Acquire) as i64
         },
     },
     RustOp {
@@ -2370,8 +4712,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_dec_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_dec_release",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_dec(Release) as i64
         },
     },
     RustOp {
@@ -2381,8 +4734,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_dec_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_dec_relaxed",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_dec(Relaxed) as i64
         },
     },
     RustOp {
@@ -2392,8 +4756,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.and(a as isize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_and",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.and(a as isize, Relaxed);
             0
         },
     },
@@ -2404,8 +4780,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_and(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_and",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_and(a as isize, Full) as i64
         },
     },
     RustOp {
@@ -2415,8 +4802,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_and_acquire(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_and_acquire",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_and(a as isize, Acquire) as i64
         },
     },
     RustOp {
@@ -2426,8 +4824,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_and_release(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_and_release",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_and(a as isize, Release) as i64
         },
     },
     RustOp {
@@ -2437,8 +4846,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_and_relaxed(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_and_relaxed",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_and(a as isize, Relaxed) as i64
         },
     },
     RustOp {
@@ -2448,8 +4868,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.andnot(a as isize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_andnot",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.andnot(a as isize, Relaxed);
             0
         },
     },
@@ -2460,8 +4892,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_andnot(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_andnot",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as isize, Full) as i64
         },
     },
     RustOp {
@@ -2471,8 +4914,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_andnot_acquire(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_andnot_acquire",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as isize, Acquire) as i64
         },
     },
     RustOp {
@@ -2482,8 +4936,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_andnot_release(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_andnot_release",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as isize, Release) as i64
         },
     },
     RustOp {
@@ -2493,8 +4958,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_andnot_relaxed(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_andnot_relaxed",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as isize, Relaxed) as i64
         },
     },
     RustOp {
@@ -2504,8 +4980,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.or(a as isize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_or",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.or(a as isize, Relaxed);
             0
         },
     },
@@ -2516,8 +5004,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_or(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_or",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_or(a as isize, Full) as i64
         },
     },
     RustOp {
@@ -2527,8 +5026,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_or_acquire(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_or_acquire",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_or(a as isize, Acquire) as i64
         },
     },
     RustOp {
@@ -2538,8 +5048,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_or_release(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_or_release",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_or(a as isize, Release) as i64
         },
     },
     RustOp {
@@ -2549,8 +5070,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_or_relaxed(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_or_relaxed",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_or(a as isize, Relaxed) as i64
         },
     },
     RustOp {
@@ -2560,8 +5092,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.xor(a as isize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_xor",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.xor(a as isize, Relaxed);
             0
         },
     },
@@ -2572,8 +5116,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_xor(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_xor",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_xor(a as isize, Full) as i64
         },
     },
     RustOp {
@@ -2583,8 +5138,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_xor_acquire(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_xor_acquire",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_xor(a as isize, Acquire) as i64
         },
     },
     RustOp {
@@ -2594,8 +5160,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_xor_release(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_xor_release",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_xor(a as isize, Release) as i64
         },
     },
     RustOp {
@@ -2605,8 +5182,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_xor_relaxed(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_xor_relaxed",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_xor(a as isize, Relaxed) as i64
         },
     },
     RustOp {
@@ -2616,8 +5204,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.xchg(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_xchg",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.xchg(a as isize, Full) as i64
         },
     },
     RustOp {
@@ -2627,8 +5226,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.xchg_acquire(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_xchg_acquire",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.xchg(a as isize, Acquire) as i64
         },
     },
     RustOp {
@@ -2638,8 +5248,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.xchg_release(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_xchg_release",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.xchg(a as isize, Release) as i64
         },
     },
     RustOp {
@@ -2649,8 +5270,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.xchg_relaxed(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_xchg_relaxed",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.xchg(a as isize, Relaxed) as i64
         },
     },
     RustOp {
@@ -2660,8 +5292,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.cmpxchg(a as isize, b as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_cmpxchg",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.cmpxchg(a as isize, b as isize, Full)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -2671,8 +5315,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.cmpxchg_acquire(a as isize, b as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_cmpxchg_acquire",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.cmpxchg(a as isize, b as isize, Acquire)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -2682,8 +5338,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.cmpxchg_release(a as isize, b as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_cmpxchg_release",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.cmpxchg(a as isize, b as isize, Release)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -2693,8 +5361,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.cmpxchg_relaxed(a as isize, b as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_cmpxchg_relaxed",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.cmpxchg(a as isize, b as isize, Relaxed)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -2704,9 +5384,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             let mut old = a as isize;
             let ret = v.try_cmpxchg(&mut old, b as isize) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_try_cmpxchg",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            let mut old = a as isize;
+            let ret = v.try_cmpxchg(&mut old, b as isize, Full) as i64;
             *aux = old as i64;
             ret
         },
@@ -2718,9 +5412,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             let mut old = a as isize;
             let ret = v.try_cmpxchg_acquire(&mut old, b as isize) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_try_cmpxchg_acquire",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            let mut old = a as isize;
+            let ret = v.try_cmpxchg(&mut old, b as isize, Acquire) as i64;
             *aux = old as i64;
             ret
         },
@@ -2732,9 +5440,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             let mut old = a as isize;
             let ret = v.try_cmpxchg_release(&mut old, b as isize) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_try_cmpxchg_release",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            let mut old = a as isize;
+            let ret = v.try_cmpxchg(&mut old, b as isize, Release) as i64;
             *aux = old as i64;
             ret
         },
@@ -2746,9 +5468,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             let mut old = a as isize;
             let ret = v.try_cmpxchg_relaxed(&mut old, b as isize) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_try_cmpxchg_relaxed",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            let mut old = a as isize;
+            let ret = v.try_cmpxchg(&mut old, b as isize, Relaxed) as i64;
             *aux = old as i64;
             ret
         },
@@ -2760,8 +5496,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.sub_and_test(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub_and_test",
+        family: "sub_and_test",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.sub_and_test(a as isize, Full) as i64
         },
     },
     RustOp {
@@ -2771,8 +5518,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.dec_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_and_test",
+        family: "dec_and_test",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.dec_and_test(Full) as i64
         },
     },
     RustOp {
@@ -2782,8 +5540,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.inc_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_and_test",
+        family: "inc_and_test",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.inc_and_test(Full) as i64
         },
     },
     RustOp {
@@ -2793,8 +5562,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.add_negative(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_negative",
+        family: "add_negative",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.add_negative(a as isize, Full) as i64
         },
     },
     RustOp {
@@ -2804,8 +5584,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.add_negative_acquire(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_negative_acquire",
+        family: "add_negative",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.add_negative(a as isize, Acquire) as i64
         },
     },
     RustOp {
@@ -2815,8 +5606,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.add_negative_release(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_negative_release",
+        family: "add_negative",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.add_negative(a as isize, Release) as i64
         },
     },
     RustOp {
@@ -2826,8 +5628,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.add_negative_relaxed(a as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_negative_relaxed",
+        family: "add_negative",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.add_negative(a as isize, Relaxed) as i64
         },
     },
     RustOp {
@@ -2837,8 +5650,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.fetch_add_unless(a as isize, b as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_add_unless",
+        family: "add_unless",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.fetch_add_unless(a as isize, b as isize, Full) as i64
         },
     },
     RustOp {
@@ -2848,8 +5672,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.add_unless(a as isize, b as isize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_unless",
+        family: "add_unless",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.add_unless(a as isize, b as isize, Full) as i64
         },
     },
     RustOp {
@@ -2859,8 +5694,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.inc_not_zero() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_not_zero",
+        family: "inc_not_zero",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.inc_not_zero(Full) as i64
         },
     },
     RustOp {
@@ -2870,8 +5716,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.inc_unless_negative() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_unless_negative",
+        family: "inc_unless_negative",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.inc_unless_negative(Full) as i64
         },
     },
     RustOp {
@@ -2881,8 +5738,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.dec_unless_positive() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_unless_positive",
+        family: "dec_unless_positive",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.dec_unless_positive(Full) as i64
         },
     },
     RustOp {
@@ -2892,8 +5760,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicIsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             v.dec_if_positive() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_if_positive",
+        family: "dec_if_positive",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
+            v.dec_if_positive(Full) as i64
         },
     },
     RustOp {
@@ -2903,8 +5782,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.read() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_read",
+        family: "read",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.load(Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -2914,8 +5804,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.read_acquire() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_read_acquire",
+        family: "read",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.load(Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -2925,8 +5826,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.set(a as u32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_set",
+        family: "set",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.store(a as u32, Relaxed);
             0
         },
     },
@@ -2937,8 +5850,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.set_release(a as u32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_set_release",
+        family: "set",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.store(a as u32, Release);
             0
         },
     },
@@ -2949,8 +5874,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.add(a as u32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_add",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.add(a as u32, Relaxed);
             0
         },
     },
@@ -2961,8 +5898,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.add_return(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_return",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.add_return(a as u32, Full) as i32 as i64
         },
     },
     RustOp {
@@ -2972,8 +5920,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.add_return_acquire(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_return_acquire",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.add_return(a as u32, Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -2983,8 +5942,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.add_return_release(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_return_release",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.add_return(a as u32, Release) as i32 as i64
         },
     },
     RustOp {
@@ -2994,8 +5964,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.add_return_relaxed(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_return_relaxed",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.add_return(a as u32, Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3005,8 +5986,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_add(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_add",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_add(a as u32, Full) as i32 as i64
         },
     },
     RustOp {
@@ -3016,8 +6008,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_add_acquire(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_add_acquire",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_add(a as u32, Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3027,8 +6030,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_add_release(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_add_release",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_add(a as u32, Release) as i32 as i64
         },
     },
     RustOp {
@@ -3038,8 +6052,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_add_relaxed(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_add_relaxed",
+        family: "add",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_add(a as u32, Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3049,8 +6074,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.sub(a as u32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.sub(a as u32, Relaxed);
             0
         },
     },
@@ -3061,8 +6098,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.sub_return(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub_return",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.sub_return(a as u32, Full) as i32 as i64
         },
     },
     RustOp {
@@ -3072,8 +6120,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.sub_return_acquire(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub_return_acquire",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.sub_return(a as u32, Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3083,8 +6142,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.sub_return_release(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub_return_release",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.sub_return(a as u32, Release) as i32 as i64
         },
     },
     RustOp {
@@ -3094,8 +6164,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.sub_return_relaxed(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub_return_relaxed",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.sub_return(a as u32, Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3105,8 +6186,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_sub(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_sub",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_sub(a as u32, Full) as i32 as i64
         },
     },
     RustOp {
@@ -3116,8 +6208,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_sub_acquire(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_sub_acquire",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_sub(a as u32, Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3127,8 +6230,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_sub_release(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_sub_release",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_sub(a as u32, Release) as i32 as i64
         },
     },
     RustOp {
@@ -3138,8 +6252,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_sub_relaxed(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_sub_relaxed",
+        family: "sub",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_sub(a as u32, Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3149,8 +6274,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.inc();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.inc(Relaxed);
             0
         },
     },
@@ -3161,8 +6298,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.inc_return() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_return",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.inc_return(Full) as i32 as i64
         },
     },
     RustOp {
@@ -3172,8 +6320,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.inc_return_acquire() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_return_acquire",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.inc_return(Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3183,8 +6342,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.inc_return_release() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_return_release",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.inc_return(Release) as i32 as i64
         },
     },
     RustOp {
@@ -3194,8 +6364,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.inc_return_relaxed() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_return_relaxed",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.inc_return(Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3205,8 +6386,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_inc() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_inc",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_inc(Full) as i32 as i64
         },
     },
     RustOp {
@@ -3216,8 +6408,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_inc_acquire() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_inc_acquire",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_inc(Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3227,8 +6430,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_inc_release() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_inc_release",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_inc(Release) as i32 as i64
         },
     },
     RustOp {
@@ -3238,8 +6452,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_inc_relaxed() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_inc_relaxed",
+        family: "inc",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_inc(Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3249,8 +6474,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.dec();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.dec(Relaxed);
             0
         },
     },
@@ -3261,8 +6498,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.dec_return() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_return",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.dec_return(Full) as i32 as i64
         },
     },
     RustOp {
@@ -3272,8 +6520,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.dec_return_acquire() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_return_acquire",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.dec_return(Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3283,8 +6542,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.dec_return_release() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_return_release",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.dec_return(Release) as i32 as i64
         },
     },
     RustOp {
@@ -3294,8 +6564,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.dec_return_relaxed() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_return_relaxed",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.dec_return(Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3305,8 +6586,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_dec() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_dec",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_dec(Full) as i32 as i64
         },
     },
     RustOp {
@@ -3316,8 +6608,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_dec_acquire() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_dec_acquire",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_dec(Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3327,8 +6630,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_dec_release() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_dec_release",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_dec(Release) as i32 as i64
         },
     },
     RustOp {
@@ -3338,8 +6652,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_dec_relaxed() as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_dec_relaxed",
+        family: "dec",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_dec(Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3349,8 +6674,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.and(a as u32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_and",
+        family: "and",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.and(a as u32, Relaxed);
             0
         },
     },
@@ -3361,8 +6698,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_and(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_and",
+        family: "and",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_and(a as u32, Full) as i32 as i64
         },
     },
     RustOp {
@@ -3372,8 +6720,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_and_acquire(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_and_acquire",
+        family: "and",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_and(a as u32, Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3383,8 +6742,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_and_release(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_and_release",
+        family: "and",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_and(a as u32, Release) as i32 as i64
         },
     },
     RustOp {
@@ -3394,8 +6764,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_and_relaxed(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_and_relaxed",
+        family: "and",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_and(a as u32, Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3405,8 +6786,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.andnot(a as u32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_andnot",
+        family: "andnot",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.andnot(a as u32, Relaxed);
             0
         },
     },
@@ -3417,8 +6810,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_andnot(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_andnot",
+        family: "andnot",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as u32, Full) as i32 as i64
         },
     },
     RustOp {
@@ -3428,8 +6832,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_andnot_acquire(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_andnot_acquire",
+        family: "andnot",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as u32, Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3439,8 +6854,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_andnot_release(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_andnot_release",
+        family: "andnot",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as u32, Release) as i32 as i64
         },
     },
     RustOp {
@@ -3450,8 +6876,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_andnot_relaxed(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_andnot_relaxed",
+        family: "andnot",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as u32, Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3461,8 +6898,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.or(a as u32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_or",
+        family: "or",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.or(a as u32, Relaxed);
             0
         },
     },
@@ -3473,8 +6922,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_or(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_or",
+        family: "or",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_or(a as u32, Full) as i32 as i64
         },
     },
     RustOp {
@@ -3484,8 +6944,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_or_acquire(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_or_acquire",
+        family: "or",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_or(a as u32, Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3495,8 +6966,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_or_release(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_or_release",
+        family: "or",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_or(a as u32, Release) as i32 as i64
         },
     },
     RustOp {
@@ -3506,8 +6988,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_or_relaxed(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_or_relaxed",
+        family: "or",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_or(a as u32, Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3517,8 +7010,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.xor(a as u32);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_xor",
+        family: "xor",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.xor(a as u32, Relaxed);
             0
         },
     },
@@ -3529,8 +7034,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_xor(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_xor",
+        family: "xor",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_xor(a as u32, Full) as i32 as i64
         },
     },
     RustOp {
@@ -3540,8 +7056,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_xor_acquire(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_xor_acquire",
+        family: "xor",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_xor(a as u32, Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3551,8 +7078,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_xor_release(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_xor_release",
+        family: "xor",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_xor(a as u32, Release) as i32 as i64
         },
     },
     RustOp {
@@ -3562,8 +7100,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_xor_relaxed(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_xor_relaxed",
+        family: "xor",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_xor(a as u32, Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3573,8 +7122,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.xchg(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_xchg",
+        family: "xchg",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.xchg(a as u32, Full) as i32 as i64
         },
     },
     RustOp {
@@ -3584,8 +7144,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.xchg_acquire(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_xchg_acquire",
+        family: "xchg",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.xchg(a as u32, Acquire) as i32 as i64
         },
     },
     RustOp {
@@ -3595,8 +7166,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.xchg_release(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_xchg_release",
+        family: "xchg",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.xchg(a as u32, Release) as i32 as i64
         },
     },
     RustOp {
@@ -3606,8 +7188,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.xchg_relaxed(a as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_xchg_relaxed",
+        family: "xchg",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.xchg(a as u32, Relaxed) as i32 as i64
         },
     },
     RustOp {
@@ -3617,8 +7210,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.cmpxchg(a as u32, b as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_cmpxchg",
+        family: "cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.cmpxchg(a as u32, b as u32, Full)
+                .unwrap_or_else(|found| found) as i32 as i64
         },
     },
     RustOp {
@@ -3628,8 +7233,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.cmpxchg_acquire(a as u32, b as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_cmpxchg_acquire",
+        family: "cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.cmpxchg(a as u32, b as u32, Acquire)
+                .unwrap_or_else(|found| found) as i32 as i64
         },
     },
     RustOp {
@@ -3639,8 +7256,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.cmpxchg_release(a as u32, b as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_cmpxchg_release",
+        family: "cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.cmpxchg(a as u32, b as u32, Release)
+                .unwrap_or_else(|found| found) as i32 as i64
         },
     },
     RustOp {
@@ -3650,8 +7279,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.cmpxchg_relaxed(a as u32, b as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_cmpxchg_relaxed",
+        family: "cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.cmpxchg(a as u32, b as u32, Relaxed)
+                .unwrap_or_else(|found| found) as i32 as i64
         },
     },
     RustOp {
@@ -3661,9 +7302,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             let mut old = a as u32;
             let ret = v.try_cmpxchg(&mut old, b as u32) as i64;
+            *aux = old as i32 as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_try_cmpxchg",
+        family: "try_cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            let mut old = a as u32;
+            let ret = v.try_cmpxchg(&mut old, b as u32, Full) as i64;
             *aux = old as i32 as i64;
             ret
         },
@@ -3675,9 +7330,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             let mut old = a as u32;
             let ret = v.try_cmpxchg_acquire(&mut old, b as u32) as i64;
+            *aux = old as i32 as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_try_cmpxchg_acquire",
+        family: "try_cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            let mut old = a as u32;
+            let ret = v.try_cmpxchg(&mut old, b as u32, Acquire) as i64;
             *aux = old as i32 as i64;
             ret
         },
@@ -3689,9 +7358,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             let mut old = a as u32;
             let ret = v.try_cmpxchg_release(&mut old, b as u32) as i64;
+            *aux = old as i32 as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_try_cmpxchg_release",
+        family: "try_cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            let mut old = a as u32;
+            let ret = v.try_cmpxchg(&mut old, b as u32, Release) as i64;
             *aux = old as i32 as i64;
             ret
         },
@@ -3703,9 +7386,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             let mut old = a as u32;
             let ret = v.try_cmpxchg_relaxed(&mut old, b as u32) as i64;
+            *aux = old as i32 as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_try_cmpxchg_relaxed",
+        family: "try_cmpxchg",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            let mut old = a as u32;
+            let ret = v.try_cmpxchg(&mut old, b as u32, Relaxed) as i64;
             *aux = old as i32 as i64;
             ret
         },
@@ -3717,8 +7414,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.sub_and_test(a as u32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_sub_and_test",
+        family: "sub_and_test",
+        bits: 32,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.sub_and_test(a as u32, Full) as i64
         },
     },
     RustOp {
@@ -3728,8 +7436,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.dec_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_dec_and_test",
+        family: "dec_and_test",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.dec_and_test(Full) as i64
         },
     },
     RustOp {
@@ -3739,8 +7458,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.inc_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_and_test",
+        family: "inc_and_test",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.inc_and_test(Full) as i64
         },
     },
     RustOp {
@@ -3750,8 +7480,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.fetch_add_unless(a as u32, b as u32) as i32 as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_fetch_add_unless",
+        family: "add_unless",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.fetch_add_unless(a as u32, b as u32, Full) as i32 as i64
         },
     },
     RustOp {
@@ -3761,8 +7502,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.add_unless(a as u32, b as u32) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_add_unless",
+        family: "add_unless",
+        bits: 32,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.add_unless(a as u32, b as u32, Full) as i64
         },
     },
     RustOp {
@@ -3772,8 +7524,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU32::from_ptr(p.cast::<i32>()) };
+            let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             v.inc_not_zero() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_inc_not_zero",
+        family: "inc_not_zero",
+        bits: 32,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
+            v.inc_not_zero(Full) as i64
         },
     },
     RustOp {
@@ -3783,8 +7546,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.read() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_read",
+        family: "read",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.load(Relaxed) as i64
         },
     },
     RustOp {
@@ -3794,8 +7568,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.read_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_read_acquire",
+        family: "read",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.load(Acquire) as i64
         },
     },
     RustOp {
@@ -3805,8 +7590,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.set(a as u64);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_set",
+        family: "set",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.store(a as u64, Relaxed);
             0
         },
     },
@@ -3817,8 +7614,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.set_release(a as u64);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_set_release",
+        family: "set",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.store(a as u64, Release);
             0
         },
     },
@@ -3829,8 +7638,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.add(a as u64);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.add(a as u64, Relaxed);
             0
         },
     },
@@ -3841,8 +7662,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.add_return(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_return",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.add_return(a as u64, Full) as i64
         },
     },
     RustOp {
@@ -3852,8 +7684,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.add_return_acquire(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_return_acquire",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.add_return(a as u64, Acquire) as i64
         },
     },
     RustOp {
@@ -3863,8 +7706,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.add_return_release(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_return_release",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.add_return(a as u64, Release) as i64
         },
     },
     RustOp {
@@ -3874,8 +7728,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.add_return_relaxed(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_return_relaxed",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.add_return(a as u64, Relaxed) as i64
         },
     },
     RustOp {
@@ -3885,8 +7750,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_add(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_add",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_add(a as u64, Full) as i64
         },
     },
     RustOp {
@@ -3896,8 +7772,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_add_acquire(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_add_acquire",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_add(a as u64, Acquire) as i64
         },
     },
     RustOp {
@@ -3907,8 +7794,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_add_release(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_add_release",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_add(a as u64, Release) as i64
         },
     },
     RustOp {
@@ -3918,8 +7816,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_add_relaxed(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_add_relaxed",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_add(a as u64, Relaxed) as i64
         },
     },
     RustOp {
@@ -3929,8 +7838,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.sub(a as u64);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.sub(a as u64, Relaxed);
             0
         },
     },
@@ -3941,8 +7862,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.sub_return(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub_return",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.sub_return(a as u64, Full) as i64
         },
     },
     RustOp {
@@ -3952,8 +7884,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.sub_return_acquire(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub_return_acquire",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.sub_return(a as u64, Acquire) as i64
         },
     },
     RustOp {
@@ -3963,8 +7906,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.sub_return_release(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub_return_release",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.sub_return(a as u64, Release) as i64
         },
     },
     RustOp {
@@ -3974,8 +7928,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.sub_return_relaxed(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub_return_relaxed",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.sub_return(a as u64, Relaxed) as i64
         },
     },
     RustOp {
@@ -3985,8 +7950,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_sub(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_sub",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_sub(a as u64, Full) as i64
         },
     },
     RustOp {
@@ -3996,8 +7972,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_sub_acquire(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_sub_acquire",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_sub(a as u64, Acquire) as i64
         },
     },
     RustOp {
@@ -4007,8 +7994,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_sub_release(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_sub_release",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_sub(a as u64, Release) as i64
         },
     },
     RustOp {
@@ -4018,8 +8016,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_sub_relaxed(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_sub_relaxed",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_sub(a as u64, Relaxed) as i64
         },
     },
     RustOp {
@@ -4029,8 +8038,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.inc();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.inc(Relaxed);
             0
         },
     },
@@ -4041,8 +8062,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.inc_return() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_return",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.inc_return(Full) as i64
         },
     },
     RustOp {
@@ -4052,8 +8084,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.inc_return_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_return_acquire",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.inc_return(Acquire) as i64
         },
     },
     RustOp {
@@ -4063,8 +8106,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.inc_return_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_return_release",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.inc_return(Release) as i64
         },
     },
     RustOp {
@@ -4074,8 +8128,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.inc_return_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_return_relaxed",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.inc_return(Relaxed) as i64
         },
     },
     RustOp {
@@ -4085,8 +8150,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_inc() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_inc",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_inc(Full) as i64
         },
     },
     RustOp {
@@ -4096,8 +8172,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_inc_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_inc_acquire",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_inc(Acquire) as i64
         },
     },
     RustOp {
@@ -4107,8 +8194,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_inc_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_inc_release",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_inc(Release) as i64
         },
     },
     RustOp {
@@ -4118,8 +8216,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_inc_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_inc_relaxed",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_inc(Relaxed) as i64
         },
     },
     RustOp {
@@ -4129,8 +8238,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.dec();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.dec(Relaxed);
             0
         },
     },
@@ -4141,8 +8262,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.dec_return() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_return",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.dec_return(Full) as i64
         },
     },
     RustOp {
@@ -4152,8 +8284,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.dec_return_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_return_acquire",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.dec_return(Acquire) as i64
         },
     },
     RustOp {
@@ -4163,8 +8306,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.dec_return_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_return_release",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.dec_return(Release) as i64
         },
     },
     RustOp {
@@ -4174,8 +8328,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.dec_return_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_return_relaxed",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.dec_return(Relaxed) as i64
         },
     },
     RustOp {
@@ -4185,8 +8350,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_dec() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_dec",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_dec(Full) as i64
         },
     },
     RustOp {
@@ -4196,8 +8372,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_dec_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_dec_acquire",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_dec(Acquire) as i64
         },
     },
     RustOp {
@@ -4207,8 +8394,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_dec_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_dec_release",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_dec(Release) as i64
         },
     },
     RustOp {
@@ -4218,8 +8416,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_dec_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_dec_relaxed",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_dec(Relaxed) as i64
         },
     },
     RustOp {
@@ -4229,8 +8438,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.and(a as u64);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_and",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.and(a as u64, Relaxed);
             0
         },
     },
@@ -4241,8 +8462,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_and(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_and",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_and(a as u64, Full) as i64
         },
     },
     RustOp {
@@ -4252,8 +8484,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_and_acquire(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_and_acquire",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_and(a as u64, Acquire) as i64
         },
     },
     RustOp {
@@ -4263,8 +8506,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_and_release(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_and_release",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_and(a as u64, Release) as i64
         },
     },
     RustOp {
@@ -4274,8 +8528,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_and_relaxed(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_and_relaxed",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_and(a as u64, Relaxed) as i64
         },
     },
     RustOp {
@@ -4285,8 +8550,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.andnot(a as u64);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_andnot",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.andnot(a as u64, Relaxed);
             0
         },
     },
@@ -4297,8 +8574,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_andnot(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_andnot",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as u64, Full) as i64
         },
     },
     RustOp {
@@ -4308,8 +8596,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_andnot_acquire(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_andnot_acquire",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as u64, Acquire) as i64
         },
     },
     RustOp {
@@ -4319,8 +8618,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_andnot_release(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_andnot_release",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as u64, Release) as i64
         },
     },
     RustOp {
@@ -4330,8 +8640,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_andnot_relaxed(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_andnot_relaxed",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as u64, Relaxed) as i64
         },
     },
     RustOp {
@@ -4341,8 +8662,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.or(a as u64);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_or",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.or(a as u64, Relaxed);
             0
         },
     },
@@ -4353,8 +8686,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_or(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_or",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_or(a as u64, Full) as i64
         },
     },
     RustOp {
@@ -4364,8 +8708,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_or_acquire(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_or_acquire",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_or(a as u64, Acquire) as i64
         },
     },
     RustOp {
@@ -4375,8 +8730,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_or_release(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_or_release",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_or(a as u64, Release) as i64
         },
     },
     RustOp {
@@ -4386,8 +8752,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_or_relaxed(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_or_relaxed",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_or(a as u64, Relaxed) as i64
         },
     },
     RustOp {
@@ -4397,8 +8774,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.xor(a as u64);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic64_xor",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.xor(a as u64, Relaxed);
             0
         },
     },
@@ -4409,8 +8798,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_xor(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_xor",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_xor(a as u64, Full) as i64
         },
     },
     RustOp {
@@ -4420,8 +8820,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_xor_acquire(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_xor_acquire",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_xor(a as u64, Acquire) as i64
         },
     },
     RustOp {
@@ -4431,8 +8842,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_xor_release(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_xor_release",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_xor(a as u64, Release) as i64
         },
     },
     RustOp {
@@ -4442,8 +8864,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_xor_relaxed(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_xor_relaxed",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_xor(a as u64, Relaxed) as i64
         },
     },
     RustOp {
@@ -4453,8 +8886,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.xchg(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_xchg",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.xchg(a as u64, Full) as i64
         },
     },
     RustOp {
@@ -4464,8 +8908,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.xchg_acquire(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_xchg_acquire",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.xchg(a as u64, Acquire) as i64
         },
     },
     RustOp {
@@ -4475,8 +8930,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.xchg_release(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_xchg_release",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.xchg(a as u64, Release) as i64
         },
     },
     RustOp {
@@ -4486,8 +8952,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.xchg_relaxed(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_xchg_relaxed",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.xchg(a as u64, Relaxed) as i64
         },
     },
     RustOp {
@@ -4497,8 +8974,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.cmpxchg(a as u64, b as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_cmpxchg",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.cmpxchg(a as u64, b as u64, Full)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -4508,8 +8997,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.cmpxchg_acquire(a as u64, b as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_cmpxchg_acquire",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.cmpxchg(a as u64, b as u64, Acquire)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -4519,8 +9020,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.cmpxchg_release(a as u64, b as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_cmpxchg_release",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.cmpxchg(a as u64, b as u64, Release)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -4530,8 +9043,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.cmpxchg_relaxed(a as u64, b as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_cmpxchg_relaxed",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.cmpxchg(a as u64, b as u64, Relaxed)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -4541,9 +9066,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             let mut old = a as u64;
             let ret = v.try_cmpxchg(&mut old, b as u64) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic64_try_cmpxchg",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            let mut old = a as u64;
+            let ret = v.try_cmpxchg(&mut old, b as u64, Full) as i64;
             *aux = old as i64;
             ret
         },
@@ -4555,9 +9094,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             let mut old = a as u64;
             let ret = v.try_cmpxchg_acquire(&mut old, b as u64) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic64_try_cmpxchg_acquire",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            let mut old = a as u64;
+            let ret = v.try_cmpxchg(&mut old, b as u64, Acquire) as i64;
             *aux = old as i64;
             ret
         },
@@ -4569,9 +9122,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             let mut old = a as u64;
             let ret = v.try_cmpxchg_release(&mut old, b as u64) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic64_try_cmpxchg_release",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            let mut old = a as u64;
+            let ret = v.try_cmpxchg(&mut old, b as u64, Release) as i64;
             *aux = old as i64;
             ret
         },
@@ -4583,9 +9150,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             let mut old = a as u64;
             let ret = v.try_cmpxchg_relaxed(&mut old, b as u64) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic64_try_cmpxchg_relaxed",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            let mut old = a as u64;
+            let ret = v.try_cmpxchg(&mut old, b as u64, Relaxed) as i64;
             *aux = old as i64;
             ret
         },
@@ -4597,8 +9178,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.sub_and_test(a as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_sub_and_test",
+        family: "sub_and_test",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.sub_and_test(a as u64, Full) as i64
         },
     },
     RustOp {
@@ -4608,8 +9200,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.dec_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_dec_and_test",
+        family: "dec_and_test",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.dec_and_test(Full) as i64
         },
     },
     RustOp {
@@ -4619,8 +9222,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.inc_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_and_test",
+        family: "inc_and_test",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.inc_and_test(Full) as i64
         },
     },
     RustOp {
@@ -4630,8 +9244,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.fetch_add_unless(a as u64, b as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_fetch_add_unless",
+        family: "add_unless",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.fetch_add_unless(a as u64, b as u64, Full) as i64
         },
     },
     RustOp {
@@ -4641,8 +9266,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.add_unless(a as u64, b as u64) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_add_unless",
+        family: "add_unless",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.add_unless(a as u64, b as u64, Full) as i64
         },
     },
     RustOp {
@@ -4652,8 +9288,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicU64::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             v.inc_not_zero() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic64_inc_not_zero",
+        family: "inc_not_zero",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
+            v.inc_not_zero(Full) as i64
         },
     },
     RustOp {
@@ -4663,8 +9310,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.read() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_read",
+        family: "read",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.load(Relaxed) as i64
         },
     },
     RustOp {
@@ -4674,8 +9332,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.read_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_read_acquire",
+        family: "read",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.load(Acquire) as i64
         },
     },
     RustOp {
@@ -4685,8 +9354,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.set(a as usize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_set",
+        family: "set",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.store(a as usize, Relaxed);
             0
         },
     },
@@ -4697,8 +9378,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.set_release(a as usize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_set_release",
+        family: "set",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.store(a as usize, Release);
             0
         },
     },
@@ -4709,8 +9402,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.add(a as usize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.add(a as usize, Relaxed);
             0
         },
     },
@@ -4721,8 +9426,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.add_return(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_return",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.add_return(a as usize, Full) as i64
         },
     },
     RustOp {
@@ -4732,8 +9448,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.add_return_acquire(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_return_acquire",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.add_return(a as usize, Acquire) as i64
         },
     },
     RustOp {
@@ -4743,8 +9470,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.add_return_release(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_return_release",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.add_return(a as usize, Release) as i64
         },
     },
     RustOp {
@@ -4754,8 +9492,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.add_return_relaxed(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_return_relaxed",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.add_return(a as usize, Relaxed) as i64
         },
     },
     RustOp {
@@ -4765,8 +9514,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_add(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_add",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_add(a as usize, Full) as i64
         },
     },
     RustOp {
@@ -4776,8 +9536,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_add_acquire(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_add_acquire",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_add(a as usize, Acquire) as i64
         },
     },
     RustOp {
@@ -4787,8 +9558,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_add_release(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_add_release",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_add(a as usize, Release) as i64
         },
     },
     RustOp {
@@ -4798,8 +9580,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_add_relaxed(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_add_relaxed",
+        family: "add",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_add(a as usize, Relaxed) as i64
         },
     },
     RustOp {
@@ -4809,8 +9602,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.sub(a as usize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.sub(a as usize, Relaxed);
             0
         },
     },
@@ -4821,8 +9626,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.sub_return(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub_return",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.sub_return(a as usize, Full) as i64
         },
     },
     RustOp {
@@ -4832,8 +9648,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.sub_return_acquire(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub_return_acquire",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.sub_return(a as usize, Acquire) as i64
         },
     },
     RustOp {
@@ -4843,8 +9670,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.sub_return_release(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub_return_release",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.sub_return(a as usize, Release) as i64
         },
     },
     RustOp {
@@ -4854,8 +9692,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.sub_return_relaxed(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub_return_relaxed",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.sub_return(a as usize, Relaxed) as i64
         },
     },
     RustOp {
@@ -4865,8 +9714,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_sub(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_sub",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_sub(a as usize, Full) as i64
         },
     },
     RustOp {
@@ -4876,8 +9736,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_sub_acquire(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_sub_acquire",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_sub(a as usize, Acquire) as i64
         },
     },
     RustOp {
@@ -4887,8 +9758,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_sub_release(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_sub_release",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_sub(a as usize, Release) as i64
         },
     },
     RustOp {
@@ -4898,8 +9780,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_sub_relaxed(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_sub_relaxed",
+        family: "sub",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_sub(a as usize, Relaxed) as i64
         },
     },
     RustOp {
@@ -4909,8 +9802,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.inc();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.inc(Relaxed);
             0
         },
     },
@@ -4921,8 +9826,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.inc_return() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_return",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.inc_return(Full) as i64
         },
     },
     RustOp {
@@ -4932,8 +9848,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.inc_return_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_return_acquire",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.inc_return(Acquire) as i64
         },
     },
     RustOp {
@@ -4943,8 +9870,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.inc_return_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_return_release",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.inc_return(Release) as i64
         },
     },
     RustOp {
@@ -4954,8 +9892,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.inc_return_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_return_relaxed",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.inc_return(Relaxed) as i64
         },
     },
     RustOp {
@@ -4965,8 +9914,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_inc() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_inc",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_inc(Full) as i64
         },
     },
     RustOp {
@@ -4976,8 +9936,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_inc_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_inc_acquire",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_inc(Acquire) as i64
         },
     },
     RustOp {
@@ -4987,8 +9958,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_inc_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_inc_release",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_inc(Release) as i64
         },
     },
     RustOp {
@@ -4998,8 +9980,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_inc_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_inc_relaxed",
+        family: "inc",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_inc(Relaxed) as i64
         },
     },
     RustOp {
@@ -5009,8 +10002,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.dec();
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.dec(Relaxed);
             0
         },
     },
@@ -5021,8 +10026,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.dec_return() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_return",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.dec_return(Full) as i64
         },
     },
     RustOp {
@@ -5032,8 +10048,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.dec_return_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_return_acquire",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.dec_return(Acquire) as i64
         },
     },
     RustOp {
@@ -5043,8 +10070,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.dec_return_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_return_release",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.dec_return(Release) as i64
         },
     },
     RustOp {
@@ -5054,8 +10092,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.dec_return_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_return_relaxed",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.dec_return(Relaxed) as i64
         },
     },
     RustOp {
@@ -5065,8 +10114,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_dec() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_dec",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_dec(Full) as i64
         },
     },
     RustOp {
@@ -5076,8 +10136,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_dec_acquire() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_dec_acquire",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_dec(Acquire) as i64
         },
     },
     RustOp {
@@ -5087,8 +10158,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_dec_release() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_dec_release",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_dec(Release) as i64
         },
     },
     RustOp {
@@ -5098,8 +10180,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_dec_relaxed() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_dec_relaxed",
+        family: "dec",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_dec(Relaxed) as i64
         },
     },
     RustOp {
@@ -5109,8 +10202,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.and(a as usize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_and",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.and(a as usize, Relaxed);
             0
         },
     },
@@ -5121,8 +10226,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_and(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_and",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_and(a as usize, Full) as i64
         },
     },
     RustOp {
@@ -5132,8 +10248,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_and_acquire(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_and_acquire",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_and(a as usize, Acquire) as i64
         },
     },
     RustOp {
@@ -5143,8 +10270,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_and_release(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_and_release",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_and(a as usize, Release) as i64
         },
     },
     RustOp {
@@ -5154,8 +10292,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_and_relaxed(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_and_relaxed",
+        family: "and",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_and(a as usize, Relaxed) as i64
         },
     },
     RustOp {
@@ -5165,8 +10314,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.andnot(a as usize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_andnot",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.andnot(a as usize, Relaxed);
             0
         },
     },
@@ -5177,8 +10338,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_andnot(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_andnot",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as usize, Full) as i64
         },
     },
     RustOp {
@@ -5188,8 +10360,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_andnot_acquire(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_andnot_acquire",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as usize, Acquire) as i64
         },
     },
     RustOp {
@@ -5199,8 +10382,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_andnot_release(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_andnot_release",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as usize, Release) as i64
         },
     },
     RustOp {
@@ -5210,8 +10404,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_andnot_relaxed(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_andnot_relaxed",
+        family: "andnot",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_andnot(a as usize, Relaxed) as i64
         },
     },
     RustOp {
@@ -5221,8 +10426,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.or(a as usize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_or",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.or(a as usize, Relaxed);
             0
         },
     },
@@ -5233,8 +10450,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_or(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_or",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_or(a as usize, Full) as i64
         },
     },
     RustOp {
@@ -5244,8 +10472,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_or_acquire(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_or_acquire",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_or(a as usize, Acquire) as i64
         },
     },
     RustOp {
@@ -5255,8 +10494,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_or_release(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_or_release",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_or(a as usize, Release) as i64
         },
     },
     RustOp {
@@ -5266,8 +10516,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_or_relaxed(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_or_relaxed",
+        family: "or",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_or(a as usize, Relaxed) as i64
         },
     },
     RustOp {
@@ -5277,8 +10538,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.xor(a as usize);
+            0
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_xor",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.xor(a as usize, Relaxed);
             0
         },
     },
@@ -5289,8 +10562,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_xor(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_xor",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_xor(a as usize, Full) as i64
         },
     },
     RustOp {
@@ -5300,8 +10584,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_xor_acquire(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_xor_acquire",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_xor(a as usize, Acquire) as i64
         },
     },
     RustOp {
@@ -5311,8 +10606,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_xor_release(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_xor_release",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_xor(a as usize, Release) as i64
         },
     },
     RustOp {
@@ -5322,8 +10628,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_xor_relaxed(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_xor_relaxed",
+        family: "xor",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_xor(a as usize, Relaxed) as i64
         },
     },
     RustOp {
@@ -5333,8 +10650,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.xchg(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_xchg",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.xchg(a as usize, Full) as i64
         },
     },
     RustOp {
@@ -5344,8 +10672,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.xchg_acquire(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_xchg_acquire",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.xchg(a as usize, Acquire) as i64
         },
     },
     RustOp {
@@ -5355,8 +10694,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.xchg_release(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_xchg_release",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.xchg(a as usize, Release) as i64
         },
     },
     RustOp {
@@ -5366,8 +10716,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.xchg_relaxed(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_xchg_relaxed",
+        family: "xchg",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.xchg(a as usize, Relaxed) as i64
         },
     },
     RustOp {
@@ -5377,8 +10738,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.cmpxchg(a as usize, b as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_cmpxchg",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.cmpxchg(a as usize, b as usize, Full)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -5388,8 +10761,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.cmpxchg_acquire(a as usize, b as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_cmpxchg_acquire",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.cmpxchg(a as usize, b as usize, Acquire)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -5399,8 +10784,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.cmpxchg_release(a as usize, b as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_cmpxchg_release",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.cmpxchg(a as usize, b as usize, Release)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -5410,8 +10807,20 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.cmpxchg_relaxed(a as usize, b as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_cmpxchg_relaxed",
+        family: "cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.cmpxchg(a as usize, b as usize, Relaxed)
+                .unwrap_or_else(|found| found) as i64
         },
     },
     RustOp {
@@ -5421,9 +10830,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = v.try_cmpxchg(&mut old, b as usize) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_try_cmpxchg",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            let mut old = a as usize;
+            let ret = v.try_cmpxchg(&mut old, b as usize, Full) as i64;
             *aux = old as i64;
             ret
         },
@@ -5435,9 +10858,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = v.try_cmpxchg_acquire(&mut old, b as usize) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_try_cmpxchg_acquire",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            let mut old = a as usize;
+            let ret = v.try_cmpxchg(&mut old, b as usize, Acquire) as i64;
             *aux = old as i64;
             ret
         },
@@ -5449,9 +10886,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = v.try_cmpxchg_release(&mut old, b as usize) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_try_cmpxchg_release",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            let mut old = a as usize;
+            let ret = v.try_cmpxchg(&mut old, b as usize, Release) as i64;
             *aux = old as i64;
             ret
         },
@@ -5463,9 +10914,23 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = v.try_cmpxchg_relaxed(&mut old, b as usize) as i64;
+            *aux = old as i64;
+            ret
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_try_cmpxchg_relaxed",
+        family: "try_cmpxchg",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            let mut old = a as usize;
+            let ret = v.try_cmpxchg(&mut old, b as usize, Relaxed) as i64;
             *aux = old as i64;
             ret
         },
@@ -5477,8 +10942,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.sub_and_test(a as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_sub_and_test",
+        family: "sub_and_test",
+        bits: 64,
+        args: 1,
+        run: |p, a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.sub_and_test(a as usize, Full) as i64
         },
     },
     RustOp {
@@ -5488,8 +10964,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.dec_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_dec_and_test",
+        family: "dec_and_test",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.dec_and_test(Full) as i64
         },
     },
     RustOp {
@@ -5499,8 +10986,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.inc_and_test() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_and_test",
+        family: "inc_and_test",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.inc_and_test(Full) as i64
         },
     },
     RustOp {
@@ -5510,8 +11008,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.fetch_add_unless(a as usize, b as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_fetch_add_unless",
+        family: "add_unless",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.fetch_add_unless(a as usize, b as usize, Full) as i64
         },
     },
     RustOp {
@@ -5521,8 +11030,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.add_unless(a as usize, b as usize) as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_add_unless",
+        family: "add_unless",
+        bits: 64,
+        args: 2,
+        run: |p, a, b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.add_unless(a as usize, b as usize, Full) as i64
         },
     },
     RustOp {
@@ -5532,8 +11052,19 @@ pub(crate) static RUST_OPS: [RustOp; 489] = [
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
-            let v = unsafe { AtomicUsize::from_ptr(p.cast::<i64>()) };
+            let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             v.inc_not_zero() as i64
+        },
+    },
+    RustOp {
+        c_name: "atomic_long_inc_not_zero",
+        family: "inc_not_zero",
+        bits: 64,
+        args: 0,
+        run: |p, _a, _b, _aux| {
+            // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
+            let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
+            v.inc_not_zero(Full) as i64
         },
     },
 ];

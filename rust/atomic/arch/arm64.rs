@@ -28,12 +28,24 @@
 //!   accesses up to 8 bytes are single-copy atomic, Arm ARM B2.2.1); `smp_load_acquire()` is
 //!   `ldar`, `smp_store_release()` is `stlr`, as in C's `arch/arm64/include/asm/barrier.h`.
 //! - The asm writes no flags (`add`, `sub`, `and`, `orr`, `eor`, `bic`, `cbnz` leave NZCV
-//!   alone), so `preserves_flags` holds. No block has `nomem`: each is also a compiler barrier.
+//!   alone), so `preserves_flags` holds. No block that accesses memory has `nomem`: each is also
+//!   a compiler barrier; the selection branch ([`system_uses_lse_atomics`]) has it, as C's
+//!   `asm goto` has no "memory" clobber.
 //! - Outputs are `out`, never `lateout`: they are written while the inputs are still needed by
 //!   the next iteration, so they must not share a register with an input.
 
 use super::super::primitive::{Exchange, Int, LoadStore, Order, Primitive, Rmw};
 use core::arch::asm;
+
+// With LTO, C's `READ_ONCE()` (and so `atomic_read()`) is an RCpc acquire load, `ldapr` or
+// `ldar` (arch/arm64/include/asm/rwonce.h:8-69), so that a compiler that sees across
+// translation units cannot turn an address dependency into a control dependency. Ours is a
+// plain `ldr`: refuse rather than be weaker than C.
+#[cfg(CONFIG_LTO)]
+compile_error!(
+    "kernel::sync::atomic on arm64 does not support CONFIG_LTO: C's READ_ONCE() is then ldapr/ldar \
+     (arch/arm64/include/asm/rwonce.h) and this library's is ldr; build without LTO"
+);
 
 /// A compiler barrier, C's `barrier()`: no instruction is emitted.
 #[inline(always)]
@@ -99,7 +111,7 @@ pub(crate) fn smp_mb__after_spinlock() {
 macro_rules! impl_load_store {
     ($($m:ident: $t:ty, $sfx:literal, $w:literal);+) => {$(
         #[doc = concat!("The arm64 primitives on `", stringify!($t), "`.")]
-        pub(crate) enum $m {}
+        pub enum $m {}
 
         // SAFETY: Aligned accesses of at most 8 bytes are single-copy atomic; `ldar`/`stlr`
         // are the acquire/release forms (see the module docs).
@@ -139,6 +151,24 @@ macro_rules! impl_load_store {
 }
 
 impl_load_store!(I8: i8, "b", ":w"; I16: i16, "h", ":w"; I32: i32, "", ":w"; I64: i64, "", "");
+
+/// The `.altinstructions` entry of C's `ALTINSTR_ENTRY()`
+/// (arch/arm64/include/asm/alternative-macros.h): the original instructions between local labels
+/// 661 and 662, their replacement between 663 and 664 (in `.subsection 1`), and the cpucap of the
+/// `asm!` operand `cpucap`; the module loader, and the kernel at boot, apply it.
+macro_rules! altinstr_entry {
+    () => {
+        concat!(
+            ".pushsection .altinstructions, \"a\"\n",
+            ".word 661b - .\n",
+            ".word 663f - .\n",
+            ".hword {cpucap}\n",
+            ".byte 662b - 661b\n",
+            ".byte 664f - 663f\n",
+            ".popsection"
+        )
+    };
+}
 
 /// Expands `$m!($($args)*, LDX, STX, MB)` with the exclusives and barrier of `$order`.
 macro_rules! by_order {
@@ -257,13 +287,7 @@ macro_rules! xchg_alt {
                 "cbnz {tmp:w}, 1b",
                 $mb,
                 "662:",
-                ".pushsection .altinstructions, \"a\"",
-                ".word 661b - .",
-                ".word 663f - .",
-                ".hword {cpucap}",
-                ".byte 662b - 661b",
-                ".byte 664f - 663f",
-                ".popsection",
+                altinstr_entry!(),
                 ".subsection 1",
                 "663:",
                 ".arch_extension lse",
@@ -348,8 +372,8 @@ macro_rules! by_lse_order {
     };
 }
 
-/// An LSE atomic memory operation `$insn` (`ldadd`, `ldclr`, `ldset`, `ldeor` or `swp`) with
-/// ordering suffix `$sfx`: stores `*$p <op> $v` (or `$v`) and evaluates to the old value.
+/// The LSE atomic memory operation `ld$insn` (`$insn`: `add`, `clr`, `set` or `eor`) with
+/// ordering suffix `$sfx`: stores `*$p <op> $v` and evaluates to the old value.
 macro_rules! lse_ld_op {
     ($t:ty, $w:literal, $size:literal, $p:expr, $v:expr, $insn:literal, $sfx:literal) => {{
         let old: $t;
@@ -358,7 +382,7 @@ macro_rules! lse_ld_op {
         unsafe {
             asm!(
                 ".arch_extension lse",
-                concat!($insn, $sfx, $size, " {v", $w, "}, {old", $w, "}, [{p}]"),
+                concat!("ld", $insn, $sfx, $size, " {v", $w, "}, {old", $w, "}, [{p}]"),
                 p = in(reg) $p,
                 v = in(reg) $v,
                 old = out(reg) old,
@@ -369,16 +393,16 @@ macro_rules! lse_ld_op {
     }};
 }
 
-/// An LSE atomic store operation `$insn` (`stadd`, `stclr`, `stset`, `steor`): no result, no
-/// ordering, as C's void LSE operations.
+/// The LSE atomic store operation `st$insn` (`$insn`: `add`, `clr`, `set` or `eor`): no result,
+/// no ordering, as C's void LSE operations.
 macro_rules! lse_st_op {
-    ($w:literal, $p:expr, $v:expr, $insn:literal) => {
+    ($w:literal, $p:expr, $insn:literal, $v:expr) => {
         // The instruction accesses exactly the integer at `$p`.
         // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 ".arch_extension lse",
-                concat!($insn, " {v", $w, "}, [{p}]"),
+                concat!("st", $insn, " {v", $w, "}, [{p}]"),
                 p = in(reg) $p,
                 v = in(reg) $v,
                 options(nostack, preserves_flags),
@@ -407,18 +431,18 @@ macro_rules! lse_cas {
     }};
 }
 
-/// The LSE forms of the read-modify-write operations: the instruction, and the operand it
-/// takes, for `op` on `v` (C's `atomic_lse.h`: subtraction adds the negation, AND clears the
-/// complement).
-macro_rules! lse_operand {
-    ($op:expr, $v:expr) => {
+/// Expands `$m!($($args)*, OP, VALUE)` with the LSE operation (`add`, `clr`, `set`, `eor`: the
+/// `ld<op>`/`st<op>` instruction) and the operand it takes for `$op` on `$v`, as C's
+/// `atomic_lse.h` does: subtraction adds the negation, AND clears the complement.
+macro_rules! by_lse_rmw {
+    ($op:expr, $v:expr, $m:ident!($($args:tt)*)) => {
         match $op {
-            Rmw::Add => ("add", $v),
-            Rmw::Sub => ("add", $v.wrapping_neg()),
-            Rmw::And => ("clr", !$v),
-            Rmw::Or => ("set", $v),
-            Rmw::Xor => ("eor", $v),
-            Rmw::AndNot => ("clr", $v),
+            Rmw::Add => $m!($($args)*, "add", $v),
+            Rmw::Sub => $m!($($args)*, "add", $v.wrapping_neg()),
+            Rmw::And => $m!($($args)*, "clr", !$v),
+            Rmw::Or => $m!($($args)*, "set", $v),
+            Rmw::Xor => $m!($($args)*, "eor", $v),
+            Rmw::AndNot => $m!($($args)*, "clr", $v),
         }
     };
 }
@@ -441,20 +465,15 @@ pub(crate) fn system_uses_lse_atomics() -> bool {
         asm!(
             "661: b {ll_sc}",
             "662:",
-            ".pushsection .altinstructions, \"a\"",
-            ".word 661b - .",
-            ".word 663f - .",
-            ".hword {cpucap}",
-            ".byte 662b - 661b",
-            ".byte 664f - 663f",
-            ".popsection",
+            altinstr_entry!(),
             ".subsection 1",
             "663: nop",
             "664:",
             ".previous",
             cpucap = const ::kernel::bindings::ARM64_HAS_LSE_ATOMICS,
             ll_sc = label { return false; },
-            options(nostack, preserves_flags),
+            // Like C's `asm goto` without a "memory" clobber: a branch orders no access.
+            options(nomem, nostack, preserves_flags),
         )
     };
     true
@@ -510,6 +529,7 @@ macro_rules! impl_exchange {
 }
 
 impl_exchange!(I8: i8, ":w", "b", "uxtb {tmp:w}, {tmp:w}");
+impl_exchange!(I16: i16, ":w", "h", "uxth {tmp:w}, {tmp:w}");
 impl_exchange!(I32: i32, ":w", "", "");
 impl_exchange!(I64: i64, "", "", "");
 
@@ -517,13 +537,16 @@ impl_exchange!(I64: i64, "", "", "");
 /// old value.
 macro_rules! lse_fetch {
     ($t:ty, $w:literal, $p:expr, $op:expr, $v:expr, $order:expr) => {
-        match lse_operand!($op, $v) {
-            ("add", v) => by_lse_order!($order, lse_ld_op!($t, $w, "", $p, v, "ldadd")),
-            ("clr", v) => by_lse_order!($order, lse_ld_op!($t, $w, "", $p, v, "ldclr")),
-            ("set", v) => by_lse_order!($order, lse_ld_op!($t, $w, "", $p, v, "ldset")),
-            (_, v) => by_lse_order!($order, lse_ld_op!($t, $w, "", $p, v, "ldeor")),
-        }
+        by_lse_rmw!($op, $v, lse_fetch_op!($t, $w, $p, $order))
     };
+}
+
+/// `lse_ld_op!` of operation `$insn` on `$v` with the ordering suffix of `$order`.
+macro_rules! lse_fetch_op {
+    ($t:ty, $w:literal, $p:expr, $order:expr, $insn:literal, $v:expr) => {{
+        let v = $v;
+        by_lse_order!($order, lse_ld_op!($t, $w, "", $p, v, $insn))
+    }};
 }
 
 /// The read-modify-write methods of [`Primitive`], named `$rmw`, `$fetch` and `$ret`, on
@@ -539,12 +562,7 @@ macro_rules! rmw_methods {
         #[inline(always)]
         unsafe fn $rmw(p: *mut Self::V, op: Rmw $($param)*) {
             if system_uses_lse_atomics() {
-                match lse_operand!(op, $v) {
-                    ("add", v) => lse_st_op!($w, p, v, "stadd"),
-                    ("clr", v) => lse_st_op!($w, p, v, "stclr"),
-                    ("set", v) => lse_st_op!($w, p, v, "stset"),
-                    (_, v) => lse_st_op!($w, p, v, "steor"),
-                }
+                by_lse_rmw!(op, $v, lse_st_op!($w, p))
             } else {
                 by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, $ll_sc_v, Order::Relaxed));
             }

@@ -120,7 +120,7 @@ pub(crate) fn smp_mb__after_spinlock() {
 macro_rules! impl_load_store {
     ($($m:ident: $t:ty),+) => {$(
         #[doc = concat!("The x86 primitives on `", stringify!($t), "`.")]
-        pub(crate) enum $m {}
+        pub enum $m {}
 
         // SAFETY: Aligned volatile accesses of at most 8 bytes are single accesses on x86,
         // and the barriers give the ordered variants their ordering (see the module docs).
@@ -307,6 +307,7 @@ macro_rules! impl_exchange {
 }
 
 impl_exchange!(I8, "b", "", reg_byte, "al");
+impl_exchange!(I16, "w", ":x", reg, "ax");
 impl_exchange!(I32, "l", ":e", reg, "eax");
 impl_exchange!(I64, "q", "", reg, "rax");
 
