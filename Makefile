@@ -11,6 +11,7 @@
 #   make litmus      # every litmus test >= 10^6 times per target, weakenings, tables
 #   make herd        # the herd7 check of every litmus test on both architectures, tables
 #   make bench       # benchmarks: results/bench.md and results/bench.svg
+#   make rust-analyzer  # rust-project.json: the kernel's crates and every crate here
 #
 # LITMUS=DIR|FILES chooses the litmus tests the runner (samples/rust_atomic_litmus.rs) runs;
 # default: the kernel's tools/memory-model/litmus-tests and tests/litmus/*.litmus.
@@ -62,4 +63,7 @@ herd:
 bench:
 	scripts/bench
 
-.PHONY: modules clean test boot generate litmus herd bench FORCE
+rust-analyzer:
+	scripts/rust-analyzer --arch $(ARCH) --kdir $(KDIR)
+
+.PHONY: modules clean test boot generate litmus herd bench rust-analyzer FORCE
