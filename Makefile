@@ -21,9 +21,9 @@ KDIR ?= $(shell scripts/build-kernel $(ARCH))
 
 # CLIPPY=1 lints the Rust code with the clippy of the kernel's rustc (Debian's rust-web-clippy).
 CLIPPY ?=
-TOOLCHAIN := LLVM=1 RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc \
-	CLIPPY=$(CLIPPY) CLIPPY_DRIVER=/usr/bin/clippy-driver \
-	BINDGEN=$(shell bash -c '. scripts/lib.sh && echo $$BINDGEN_BIN')
+# The toolchain KDIR was built with (scripts/lib.sh: kmake_vars; its LLVM depends on the kernel).
+TOOLCHAIN := $(shell bash -c '. scripts/lib.sh && kmake_vars $(ARCH) $(KDIR)') \
+	CLIPPY=$(CLIPPY) CLIPPY_DRIVER=/usr/bin/clippy-driver
 
 # The kernel's litmus tests, and ours (tests/litmus/: atomic_t RMWs, xchg/cmpxchg locks, ...).
 LITMUS_KERNEL := $(firstword $(wildcard $(KDIR)/source/tools/memory-model/litmus-tests \
@@ -32,7 +32,7 @@ LITMUS ?= $(if $(LITMUS_KERNEL),$(LITMUS_KERNEL) $(wildcard $(CURDIR)/tests/litm
 
 modules: samples/litmus/generated.rs
 	@scripts/check-kdir $(ARCH) $(KDIR)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) $(TOOLCHAIN) PATH=/usr/lib/llvm-19/bin:$(PATH) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(TOOLCHAIN) modules
 
 # The translated litmus tests; rewritten only when the translation changes.
 samples/litmus/generated.rs: FORCE
@@ -42,7 +42,7 @@ samples/litmus/generated.rs: FORCE
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) ARCH=$(ARCH) $(TOOLCHAIN) clean
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(TOOLCHAIN) clean
 
 test:
 	scripts/test

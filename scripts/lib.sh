@@ -5,9 +5,15 @@
 PROJECT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE_DIR=${RUST_LKMM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rust-lkmm-atomics}
 
-# Debian's kernel source package and the toolchain verified to build it (TOOLCHAIN.md).
-KERNEL_SOURCE_PKG=linux-source-6.12
-KERNEL_TARBALL=/usr/src/linux-source-6.12.tar.xz
+# The kernels the samples are built and booted against (TOOLCHAIN.md): Debian 12's
+# linux-source-6.12 (an installed package) and linux-source-7.2 from trixie-backports, which
+# scripts/setup fetches into the cache (the package is architecture-independent).
+KERNELS="6.12 7.2"
+DEFAULT_KERNEL=6.12
+KERNEL_72_SUITE=trixie-backports
+KERNEL_72_DIR=$CACHE_DIR/linux-source-7.2
+# The LLVM of the default kernel's toolchain; 7.2 is built with clang-22, whose LLVM is the one
+# rustc-web 1.96 is built on (CONFIG_RUST_INLINE_HELPERS needs them to match).
 LLVM_BIN=/usr/lib/llvm-19/bin
 RUSTC_BIN=/usr/bin/rustc
 RUSTDOC_BIN=/usr/bin/rustdoc
@@ -35,9 +41,82 @@ kernel_arch() {
 	esac
 }
 
-# make variables that select the verified toolchain; used for kernels and modules alike.
+# The kernel version of a KERNELS name, or an error for another name.
+check_kernel() {
+	case " $KERNELS " in
+	*" $1 "*) ;;
+	*) die "unknown kernel '$1' (expected one of: $KERNELS)" ;;
+	esac
+}
+
+# The source tarball of a kernel.
+kernel_tarball() {
+	case $1 in
+	6.12) echo /usr/src/linux-source-6.12.tar.xz ;;
+	7.2) echo "$KERNEL_72_DIR/usr/src/linux-source-7.2.tar.xz" ;;
+	*) check_kernel "$1" ;;
+	esac
+}
+
+# The Debian version of a kernel's source package (part of every cache key).
+kernel_package_version() {
+	case $1 in
+	6.12) dpkg-query -W -f='${Version}' linux-source-6.12 ;;
+	7.2) cat "$KERNEL_72_DIR/VERSION" ;;
+	*) check_kernel "$1" ;;
+	esac
+}
+
+# The LLVM binaries a kernel is built with.
+kernel_llvm_bin() {
+	case $1 in
+	6.12) echo /usr/lib/llvm-19/bin ;;
+	7.2) echo /usr/lib/llvm-22/bin ;;
+	*) check_kernel "$1" ;;
+	esac
+}
+
+# The kernel (a KERNELS name) a built tree is: from the VERSION and PATCHLEVEL of its Makefile.
+kdir_kernel() {
+	local src=$1 v
+	[ -f "$src/source/Makefile" ] && src=$src/source
+	v=$(awk '$1 == "VERSION" { v = $3 } $1 == "PATCHLEVEL" { p = $3 } END { print v "." p }' \
+		"$src/Makefile" 2>/dev/null)
+	case " $KERNELS " in
+	*" $v "*) echo "$v" ;;
+	*) die "$1 is Linux '$v', not one of the kernels this project builds ($KERNELS)" ;;
+	esac
+}
+
+# make variables that select the verified toolchain for ARCH and a kernel (default: the
+# default kernel's); used for kernels and modules alike.
+kmake_vars_for() {
+	echo "LLVM=$(kernel_llvm_bin "${2:-$DEFAULT_KERNEL}")/ ARCH=$(kernel_arch "$1" ) RUSTC=$RUSTC_BIN" \
+		"RUSTDOC=$RUSTDOC_BIN BINDGEN=$BINDGEN_BIN"
+}
+
+# The same for a built tree KDIR (default: the default kernel), whose version it reads.
 kmake_vars() {
-	echo "LLVM=1 ARCH=$(kernel_arch "$1") RUSTC=$RUSTC_BIN RUSTDOC=$RUSTDOC_BIN BINDGEN=$BINDGEN_BIN"
+	if [ -n "${2:-}" ]; then
+		kmake_vars_for "$1" "$(kdir_kernel "$2")"
+	else
+		kmake_vars_for "$1"
+	fi
+}
+
+# Fails unless every setting of the config fragments survived in CONFIG (after olddefconfig):
+# one that did not means a dependency is missing, and the kernel would silently lack it.
+check_fragments() {
+	local config=$1 bad
+	shift
+	bad=$(grep -h '^CONFIG_' "$@" |
+		while read -r line; do
+			case $line in
+			*=n) grep -q "^${line%=n}=" "$config" && echo "$line" ;;
+			*) grep -qx "$line" "$config" || echo "$line" ;;
+			esac
+		done || true)
+	[ -z "$bad" ] || die "kernel config lost these fragment settings (unmet dependencies?): $bad"
 }
 
 # The kernel's KUnit tools (kunit.py) for a kernel build directory: in its source tree, which
@@ -48,13 +127,22 @@ kunit_dir() {
 	done
 }
 
-# The kernel's litmus tests (tools/memory-model/litmus-tests) in the source tree that
-# scripts/build-kernel unpacks into the cache; prints nothing before it has.
+# The source tree of a kernel (default: the default kernel) that scripts/build-kernel unpacks
+# into the cache; prints nothing before it has.
+kernel_source_dir() {
+	local d
+	d=$CACHE_DIR/src/linux-$(kernel_package_version "${1:-$DEFAULT_KERNEL}" 2>/dev/null)
+	[ -f "$d/.unpacked" ] && echo "$d"
+	true
+}
+
+# The kernel's litmus tests (tools/memory-model/litmus-tests) in the default kernel's source
+# tree; prints nothing before scripts/build-kernel has unpacked it.
 kernel_litmus_dir() {
 	local d
-	for d in "$CACHE_DIR"/src/linux-*/tools/memory-model/litmus-tests; do
-		[ -d "$d" ] && echo "$d"
-	done | tail -n 1
+	d=$(kernel_source_dir)
+	[ -n "$d" ] && [ -d "$d/tools/memory-model/litmus-tests" ] && echo "$d/tools/memory-model/litmus-tests"
+	true
 }
 
 # The herd7 installation of the newest version that scripts/setup built; prints nothing when
