@@ -63,6 +63,9 @@ mod primitive;
 #[path = "atomic/arch.rs"]
 mod arch;
 
+#[path = "atomic/instrument.rs"]
+mod instrument;
+
 #[cfg(rust_atomic_mutant)]
 #[path = "atomic/mutant.rs"]
 mod mutant;

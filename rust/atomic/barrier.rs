@@ -4,6 +4,7 @@
 //! (`Documentation/memory-barriers.txt`).
 
 use super::backend::fence as arch;
+use super::instrument;
 
 /// A compiler barrier (C: `barrier()`): the compiler does not move memory accesses across it,
 /// nor reuse values read before it. It emits no instruction and orders nothing between CPUs.
@@ -42,6 +43,9 @@ pub fn barrier() {
 /// ```
 #[inline(always)]
 pub fn smp_mb() {
+    // As C's (include/asm-generic/barrier.h), KCSAN's barrier on SMP only.
+    #[cfg(CONFIG_SMP)]
+    instrument::kcsan_mb();
     arch::smp_mb();
 }
 
@@ -66,6 +70,9 @@ pub fn smp_mb() {
 /// ```
 #[inline(always)]
 pub fn smp_rmb() {
+    // As C's (include/asm-generic/barrier.h), KCSAN's barrier on SMP only.
+    #[cfg(CONFIG_SMP)]
+    instrument::kcsan_rmb();
     arch::smp_rmb();
 }
 
@@ -85,6 +92,9 @@ pub fn smp_rmb() {
 /// ```
 #[inline(always)]
 pub fn smp_wmb() {
+    // As C's (include/asm-generic/barrier.h), KCSAN's barrier on SMP only.
+    #[cfg(CONFIG_SMP)]
+    instrument::kcsan_wmb();
     arch::smp_wmb();
 }
 
@@ -107,6 +117,9 @@ pub fn smp_wmb() {
 // The C name, so that it is found where C uses it.
 #[allow(non_snake_case)]
 pub fn smp_mb__before_atomic() {
+    // As C's (include/asm-generic/barrier.h), KCSAN's barrier on SMP only.
+    #[cfg(CONFIG_SMP)]
+    instrument::kcsan_mb();
     arch::smp_mb__before_atomic();
 }
 
@@ -127,6 +140,9 @@ pub fn smp_mb__before_atomic() {
 // The C name, so that it is found where C uses it.
 #[allow(non_snake_case)]
 pub fn smp_mb__after_atomic() {
+    // As C's (include/asm-generic/barrier.h), KCSAN's barrier on SMP only.
+    #[cfg(CONFIG_SMP)]
+    instrument::kcsan_mb();
     arch::smp_mb__after_atomic();
 }
 
@@ -150,5 +166,7 @@ pub fn smp_mb__after_atomic() {
 // The C name, so that it is found where C uses it.
 #[allow(non_snake_case)]
 pub fn smp_mb__after_spinlock() {
+    // include/linux/spinlock.h:176 (x86), arch/arm64/include/asm/spinlock.h:12 (smp_mb()).
+    instrument::kcsan_mb();
     arch::smp_mb__after_spinlock();
 }

@@ -6,6 +6,7 @@
 //! The atomic types and their operations, one method per operation and ordering.
 
 use super::backend::{I16, I32, I64, I8};
+use super::instrument::{self, Access};
 use super::primitive::{self, Exchange, LoadStore, Order, Primitive, Rmw};
 use super::Atomic;
 use core::cell::UnsafeCell;
@@ -151,6 +152,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn read(&self) -> i32 {
         let p = self.0.get();
+        instrument::load(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::read(p) }
     }
@@ -171,6 +173,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn read_acquire(&self) -> i32 {
         let p = self.0.get();
+        instrument::load(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::read_acquire(p) }
     }
@@ -191,6 +194,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn set(&self, i: i32) {
         let p = self.0.get();
+        instrument::store(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::set(p, i) }
     }
@@ -212,6 +216,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn set_release(&self, i: i32) {
         let p = self.0.get();
+        instrument::store(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::set_release(p, i) }
     }
@@ -232,6 +237,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn add(&self, i: i32) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::Add, i) }
     }
@@ -252,6 +258,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn add_return(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Add, i, Order::Full) }
     }
@@ -273,6 +280,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn add_return_acquire(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Add, i, Order::Acquire) }
     }
@@ -293,6 +301,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn add_return_release(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Add, i, Order::Release) }
     }
@@ -313,6 +322,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn add_return_relaxed(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Add, i, Order::Relaxed) }
     }
@@ -333,6 +343,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_add(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Add, i, Order::Full) }
     }
@@ -354,6 +365,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_add_acquire(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Add, i, Order::Acquire) }
     }
@@ -374,6 +386,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_add_release(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Add, i, Order::Release) }
     }
@@ -401,6 +414,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_add_relaxed(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Add, i, Order::Relaxed) }
     }
@@ -421,6 +435,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn sub(&self, i: i32) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::Sub, i) }
     }
@@ -441,6 +456,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn sub_return(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Sub, i, Order::Full) }
     }
@@ -462,6 +478,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn sub_return_acquire(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Sub, i, Order::Acquire) }
     }
@@ -482,6 +499,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn sub_return_release(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Sub, i, Order::Release) }
     }
@@ -502,6 +520,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn sub_return_relaxed(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Sub, i, Order::Relaxed) }
     }
@@ -522,6 +541,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_sub(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Sub, i, Order::Full) }
     }
@@ -543,6 +563,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_sub_acquire(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Sub, i, Order::Acquire) }
     }
@@ -574,6 +595,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_sub_release(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Sub, i, Order::Release) }
     }
@@ -594,6 +616,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_sub_relaxed(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Sub, i, Order::Relaxed) }
     }
@@ -614,6 +637,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn inc(&self) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::inc(p) }
     }
@@ -634,6 +658,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn inc_return(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Full) }
     }
@@ -655,6 +680,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn inc_return_acquire(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Acquire) }
     }
@@ -675,6 +701,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn inc_return_release(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Release) }
     }
@@ -695,6 +722,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn inc_return_relaxed(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Relaxed) }
     }
@@ -715,6 +743,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_inc(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Full) }
     }
@@ -736,6 +765,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_inc_acquire(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Acquire) }
     }
@@ -756,6 +786,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_inc_release(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Release) }
     }
@@ -776,6 +807,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_inc_relaxed(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) }
     }
@@ -796,6 +828,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn dec(&self) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::dec(p) }
     }
@@ -816,6 +849,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn dec_return(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Full) }
     }
@@ -837,6 +871,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn dec_return_acquire(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Acquire) }
     }
@@ -857,6 +892,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn dec_return_release(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Release) }
     }
@@ -877,6 +913,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn dec_return_relaxed(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Relaxed) }
     }
@@ -897,6 +934,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_dec(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Full) }
     }
@@ -918,6 +956,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_dec_acquire(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) }
     }
@@ -938,6 +977,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_dec_release(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Release) }
     }
@@ -958,6 +998,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_dec_relaxed(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) }
     }
@@ -978,6 +1019,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn and(&self, i: i32) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::And, i) }
     }
@@ -998,6 +1040,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_and(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::And, i, Order::Full) }
     }
@@ -1019,6 +1062,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_and_acquire(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::And, i, Order::Acquire) }
     }
@@ -1039,6 +1083,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_and_release(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::And, i, Order::Release) }
     }
@@ -1059,6 +1104,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_and_relaxed(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::And, i, Order::Relaxed) }
     }
@@ -1080,6 +1126,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn andnot(&self, i: i32) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::AndNot, i) }
     }
@@ -1101,6 +1148,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_andnot(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i, Order::Full) }
     }
@@ -1123,6 +1171,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_andnot_acquire(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i, Order::Acquire) }
     }
@@ -1145,6 +1194,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_andnot_release(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i, Order::Release) }
     }
@@ -1166,6 +1216,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_andnot_relaxed(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i, Order::Relaxed) }
     }
@@ -1186,6 +1237,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn or(&self, i: i32) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::Or, i) }
     }
@@ -1206,6 +1258,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_or(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Or, i, Order::Full) }
     }
@@ -1227,6 +1280,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_or_acquire(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Or, i, Order::Acquire) }
     }
@@ -1247,6 +1301,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_or_release(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Or, i, Order::Release) }
     }
@@ -1267,6 +1322,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_or_relaxed(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Or, i, Order::Relaxed) }
     }
@@ -1287,6 +1343,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn xor(&self, i: i32) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::Xor, i) }
     }
@@ -1307,6 +1364,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_xor(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Xor, i, Order::Full) }
     }
@@ -1328,6 +1386,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_xor_acquire(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Xor, i, Order::Acquire) }
     }
@@ -1348,6 +1407,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_xor_release(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Xor, i, Order::Release) }
     }
@@ -1368,6 +1428,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_xor_relaxed(&self, i: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Xor, i, Order::Relaxed) }
     }
@@ -1388,6 +1449,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn xchg(&self, new: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::xchg(p, new, Order::Full) }
     }
@@ -1409,6 +1471,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn xchg_acquire(&self, new: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::xchg(p, new, Order::Acquire) }
     }
@@ -1429,6 +1492,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn xchg_release(&self, new: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::xchg(p, new, Order::Release) }
     }
@@ -1449,6 +1513,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::xchg(p, new, Order::Relaxed) }
     }
@@ -1473,6 +1538,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn cmpxchg(&self, old: i32, new: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::cmpxchg(p, old, new, Order::Full) }
     }
@@ -1498,6 +1564,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: i32, new: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::cmpxchg(p, old, new, Order::Acquire) }
     }
@@ -1522,6 +1589,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: i32, new: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::cmpxchg(p, old, new, Order::Release) }
     }
@@ -1546,6 +1614,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: i32, new: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::cmpxchg(p, old, new, Order::Relaxed) }
     }
@@ -1573,6 +1642,8 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut i32, new: i32) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::try_cmpxchg(p, old, new, Order::Full) }
     }
@@ -1601,6 +1672,8 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut i32, new: i32) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::try_cmpxchg(p, old, new, Order::Acquire) }
     }
@@ -1628,6 +1701,8 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut i32, new: i32) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::try_cmpxchg(p, old, new, Order::Release) }
     }
@@ -1655,6 +1730,8 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut i32, new: i32) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::try_cmpxchg(p, old, new, Order::Relaxed) }
     }
@@ -1676,6 +1753,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn sub_and_test(&self, i: i32) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::sub_and_test(p, i) }
     }
@@ -1697,6 +1775,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn dec_and_test(&self) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::dec_and_test(p) }
     }
@@ -1718,6 +1797,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn inc_and_test(&self) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::inc_and_test(p) }
     }
@@ -1739,6 +1819,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn add_negative(&self, i: i32) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::add_negative(p, i, Order::Full) }
     }
@@ -1761,6 +1842,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn add_negative_acquire(&self, i: i32) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::add_negative(p, i, Order::Acquire) }
     }
@@ -1783,6 +1865,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn add_negative_release(&self, i: i32) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::add_negative(p, i, Order::Release) }
     }
@@ -1804,6 +1887,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn add_negative_relaxed(&self, i: i32) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::add_negative(p, i, Order::Relaxed) }
     }
@@ -1827,6 +1911,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn fetch_add_unless(&self, a: i32, u: i32) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I32>(p, a, u) }
     }
@@ -1850,6 +1935,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn add_unless(&self, a: i32, u: i32) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I32>(p, a, u) != u }
     }
@@ -1874,6 +1960,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn inc_not_zero(&self) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I32>(p, 1, |c| c != 0) }
     }
@@ -1897,6 +1984,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn inc_unless_negative(&self) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I32>(p, 1, |c| c >= 0) }
     }
@@ -1921,6 +2009,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn dec_unless_positive(&self) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I32>(p, -1, |c| c <= 0) }
     }
@@ -1945,6 +2034,7 @@ impl AtomicI32 {
     #[inline(always)]
     pub fn dec_if_positive(&self) -> i32 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::dec_if_positive(p) }
     }
@@ -2112,6 +2202,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn read(&self) -> i64 {
         let p = self.0.get();
+        instrument::load(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::read(p) }
     }
@@ -2132,6 +2223,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn read_acquire(&self) -> i64 {
         let p = self.0.get();
+        instrument::load(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::read_acquire(p) }
     }
@@ -2152,6 +2244,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn set(&self, i: i64) {
         let p = self.0.get();
+        instrument::store(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::set(p, i) }
     }
@@ -2173,6 +2266,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn set_release(&self, i: i64) {
         let p = self.0.get();
+        instrument::store(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::set_release(p, i) }
     }
@@ -2193,6 +2287,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn add(&self, i: i64) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Add, i) }
     }
@@ -2213,6 +2308,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn add_return(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i, Order::Full) }
     }
@@ -2234,6 +2330,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn add_return_acquire(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i, Order::Acquire) }
     }
@@ -2255,6 +2352,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn add_return_release(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i, Order::Release) }
     }
@@ -2275,6 +2373,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn add_return_relaxed(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i, Order::Relaxed) }
     }
@@ -2295,6 +2394,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_add(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i, Order::Full) }
     }
@@ -2316,6 +2416,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_add_acquire(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i, Order::Acquire) }
     }
@@ -2336,6 +2437,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_add_release(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i, Order::Release) }
     }
@@ -2356,6 +2458,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_add_relaxed(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i, Order::Relaxed) }
     }
@@ -2376,6 +2479,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn sub(&self, i: i64) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Sub, i) }
     }
@@ -2396,6 +2500,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn sub_return(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i, Order::Full) }
     }
@@ -2417,6 +2522,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn sub_return_acquire(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i, Order::Acquire) }
     }
@@ -2438,6 +2544,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn sub_return_release(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i, Order::Release) }
     }
@@ -2458,6 +2565,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn sub_return_relaxed(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i, Order::Relaxed) }
     }
@@ -2478,6 +2586,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_sub(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i, Order::Full) }
     }
@@ -2499,6 +2608,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_sub_acquire(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i, Order::Acquire) }
     }
@@ -2519,6 +2629,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_sub_release(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i, Order::Release) }
     }
@@ -2539,6 +2650,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_sub_relaxed(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i, Order::Relaxed) }
     }
@@ -2559,6 +2671,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn inc(&self) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::inc(p) }
     }
@@ -2579,6 +2692,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn inc_return(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Full) }
     }
@@ -2600,6 +2714,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn inc_return_acquire(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Acquire) }
     }
@@ -2621,6 +2736,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn inc_return_release(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Release) }
     }
@@ -2641,6 +2757,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn inc_return_relaxed(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Relaxed) }
     }
@@ -2661,6 +2778,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_inc(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Full) }
     }
@@ -2682,6 +2800,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_inc_acquire(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Acquire) }
     }
@@ -2702,6 +2821,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_inc_release(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Release) }
     }
@@ -2722,6 +2842,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_inc_relaxed(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) }
     }
@@ -2742,6 +2863,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn dec(&self) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::dec(p) }
     }
@@ -2762,6 +2884,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn dec_return(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Full) }
     }
@@ -2783,6 +2906,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn dec_return_acquire(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Acquire) }
     }
@@ -2804,6 +2928,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn dec_return_release(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Release) }
     }
@@ -2824,6 +2949,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn dec_return_relaxed(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Relaxed) }
     }
@@ -2844,6 +2970,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_dec(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Full) }
     }
@@ -2865,6 +2992,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_dec_acquire(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) }
     }
@@ -2885,6 +3013,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_dec_release(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Release) }
     }
@@ -2905,6 +3034,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_dec_relaxed(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) }
     }
@@ -2925,6 +3055,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn and(&self, i: i64) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::And, i) }
     }
@@ -2945,6 +3076,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_and(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i, Order::Full) }
     }
@@ -2966,6 +3098,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_and_acquire(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i, Order::Acquire) }
     }
@@ -2986,6 +3119,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_and_release(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i, Order::Release) }
     }
@@ -3006,6 +3140,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_and_relaxed(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i, Order::Relaxed) }
     }
@@ -3027,6 +3162,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn andnot(&self, i: i64) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::AndNot, i) }
     }
@@ -3048,6 +3184,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_andnot(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i, Order::Full) }
     }
@@ -3070,6 +3207,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_andnot_acquire(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i, Order::Acquire) }
     }
@@ -3092,6 +3230,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_andnot_release(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i, Order::Release) }
     }
@@ -3113,6 +3252,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_andnot_relaxed(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i, Order::Relaxed) }
     }
@@ -3133,6 +3273,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn or(&self, i: i64) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Or, i) }
     }
@@ -3153,6 +3294,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_or(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i, Order::Full) }
     }
@@ -3174,6 +3316,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_or_acquire(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i, Order::Acquire) }
     }
@@ -3194,6 +3337,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_or_release(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i, Order::Release) }
     }
@@ -3214,6 +3358,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_or_relaxed(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i, Order::Relaxed) }
     }
@@ -3234,6 +3379,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn xor(&self, i: i64) {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Xor, i) }
     }
@@ -3254,6 +3400,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_xor(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i, Order::Full) }
     }
@@ -3275,6 +3422,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_xor_acquire(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i, Order::Acquire) }
     }
@@ -3295,6 +3443,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_xor_release(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i, Order::Release) }
     }
@@ -3315,6 +3464,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_xor_relaxed(&self, i: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i, Order::Relaxed) }
     }
@@ -3335,6 +3485,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn xchg(&self, new: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new, Order::Full) }
     }
@@ -3356,6 +3507,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn xchg_acquire(&self, new: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new, Order::Acquire) }
     }
@@ -3376,6 +3528,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn xchg_release(&self, new: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new, Order::Release) }
     }
@@ -3396,6 +3549,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new, Order::Relaxed) }
     }
@@ -3420,6 +3574,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn cmpxchg(&self, old: i64, new: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old, new, Order::Full) }
     }
@@ -3445,6 +3600,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: i64, new: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old, new, Order::Acquire) }
     }
@@ -3469,6 +3625,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: i64, new: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old, new, Order::Release) }
     }
@@ -3493,6 +3650,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: i64, new: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old, new, Order::Relaxed) }
     }
@@ -3520,6 +3678,8 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut i64, new: i64) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::try_cmpxchg(p, old, new, Order::Full) }
     }
@@ -3548,6 +3708,8 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut i64, new: i64) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::try_cmpxchg(p, old, new, Order::Acquire) }
     }
@@ -3576,6 +3738,8 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut i64, new: i64) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::try_cmpxchg(p, old, new, Order::Release) }
     }
@@ -3603,6 +3767,8 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut i64, new: i64) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::try_cmpxchg(p, old, new, Order::Relaxed) }
     }
@@ -3624,6 +3790,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn sub_and_test(&self, i: i64) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::sub_and_test(p, i) }
     }
@@ -3645,6 +3812,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn dec_and_test(&self) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::dec_and_test(p) }
     }
@@ -3666,6 +3834,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn inc_and_test(&self) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::inc_and_test(p) }
     }
@@ -3687,6 +3856,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn add_negative(&self, i: i64) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::add_negative(p, i, Order::Full) }
     }
@@ -3709,6 +3879,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn add_negative_acquire(&self, i: i64) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::add_negative(p, i, Order::Acquire) }
     }
@@ -3731,6 +3902,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn add_negative_release(&self, i: i64) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::add_negative(p, i, Order::Release) }
     }
@@ -3752,6 +3924,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn add_negative_relaxed(&self, i: i64) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::add_negative(p, i, Order::Relaxed) }
     }
@@ -3775,6 +3948,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn fetch_add_unless(&self, a: i64, u: i64) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I64>(p, a, u) }
     }
@@ -3798,6 +3972,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn add_unless(&self, a: i64, u: i64) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I64>(p, a, u) != u }
     }
@@ -3822,6 +3997,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn inc_not_zero(&self) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I64>(p, 1, |c| c != 0) }
     }
@@ -3845,6 +4021,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn inc_unless_negative(&self) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I64>(p, 1, |c| c >= 0) }
     }
@@ -3869,6 +4046,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn dec_unless_positive(&self) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I64>(p, -1, |c| c <= 0) }
     }
@@ -3893,6 +4071,7 @@ impl AtomicI64 {
     #[inline(always)]
     pub fn dec_if_positive(&self) -> i64 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::dec_if_positive(p) }
     }
@@ -4060,6 +4239,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn read(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::load(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::read(p) as isize }
     }
@@ -4080,6 +4260,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn read_acquire(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::load(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::read_acquire(p) as isize }
     }
@@ -4100,6 +4281,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn set(&self, i: isize) {
         let p = self.0.get().cast::<i64>();
+        instrument::store(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::set(p, i as i64) }
     }
@@ -4121,6 +4303,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn set_release(&self, i: isize) {
         let p = self.0.get().cast::<i64>();
+        instrument::store(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::set_release(p, i as i64) }
     }
@@ -4141,6 +4324,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn add(&self, i: isize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Add, i as i64) }
     }
@@ -4161,6 +4345,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn add_return(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Full) as isize }
     }
@@ -4182,6 +4367,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn add_return_acquire(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Acquire) as isize }
     }
@@ -4203,6 +4389,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn add_return_release(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Release) as isize }
     }
@@ -4223,6 +4410,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn add_return_relaxed(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Relaxed) as isize }
     }
@@ -4243,6 +4431,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_add(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Full) as isize }
     }
@@ -4264,6 +4453,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_add_acquire(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Acquire) as isize }
     }
@@ -4285,6 +4475,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_add_release(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Release) as isize }
     }
@@ -4305,6 +4496,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_add_relaxed(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Relaxed) as isize }
     }
@@ -4325,6 +4517,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn sub(&self, i: isize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Sub, i as i64) }
     }
@@ -4345,6 +4538,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn sub_return(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Full) as isize }
     }
@@ -4366,6 +4560,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn sub_return_acquire(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Acquire) as isize }
     }
@@ -4387,6 +4582,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn sub_return_release(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Release) as isize }
     }
@@ -4407,6 +4603,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn sub_return_relaxed(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Relaxed) as isize }
     }
@@ -4427,6 +4624,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_sub(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Full) as isize }
     }
@@ -4448,6 +4646,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_sub_acquire(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Acquire) as isize }
     }
@@ -4469,6 +4668,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_sub_release(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Release) as isize }
     }
@@ -4489,6 +4689,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_sub_relaxed(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Relaxed) as isize }
     }
@@ -4509,6 +4710,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn inc(&self) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::inc(p) }
     }
@@ -4529,6 +4731,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn inc_return(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Full) as isize }
     }
@@ -4550,6 +4753,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn inc_return_acquire(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Acquire) as isize }
     }
@@ -4571,6 +4775,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn inc_return_release(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Release) as isize }
     }
@@ -4591,6 +4796,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn inc_return_relaxed(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Relaxed) as isize }
     }
@@ -4611,6 +4817,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_inc(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Full) as isize }
     }
@@ -4632,6 +4839,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_inc_acquire(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as isize }
     }
@@ -4653,6 +4861,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_inc_release(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Release) as isize }
     }
@@ -4673,6 +4882,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_inc_relaxed(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as isize }
     }
@@ -4693,6 +4903,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn dec(&self) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::dec(p) }
     }
@@ -4713,6 +4924,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn dec_return(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Full) as isize }
     }
@@ -4734,6 +4946,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn dec_return_acquire(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Acquire) as isize }
     }
@@ -4755,6 +4968,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn dec_return_release(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Release) as isize }
     }
@@ -4775,6 +4989,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn dec_return_relaxed(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as isize }
     }
@@ -4795,6 +5010,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_dec(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Full) as isize }
     }
@@ -4816,6 +5032,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_dec_acquire(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as isize }
     }
@@ -4837,6 +5054,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_dec_release(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Release) as isize }
     }
@@ -4857,6 +5075,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_dec_relaxed(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as isize }
     }
@@ -4877,6 +5096,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn and(&self, i: isize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::And, i as i64) }
     }
@@ -4897,6 +5117,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_and(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Full) as isize }
     }
@@ -4918,6 +5139,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_and_acquire(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Acquire) as isize }
     }
@@ -4939,6 +5161,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_and_release(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Release) as isize }
     }
@@ -4959,6 +5182,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_and_relaxed(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Relaxed) as isize }
     }
@@ -4980,6 +5204,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn andnot(&self, i: isize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::AndNot, i as i64) }
     }
@@ -5001,6 +5226,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_andnot(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Full) as isize }
     }
@@ -5023,6 +5249,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_andnot_acquire(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Acquire) as isize }
     }
@@ -5045,6 +5272,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_andnot_release(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Release) as isize }
     }
@@ -5066,6 +5294,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_andnot_relaxed(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Relaxed) as isize }
     }
@@ -5086,6 +5315,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn or(&self, i: isize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Or, i as i64) }
     }
@@ -5106,6 +5336,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_or(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Full) as isize }
     }
@@ -5127,6 +5358,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_or_acquire(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Acquire) as isize }
     }
@@ -5148,6 +5380,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_or_release(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Release) as isize }
     }
@@ -5168,6 +5401,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_or_relaxed(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Relaxed) as isize }
     }
@@ -5188,6 +5422,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn xor(&self, i: isize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Xor, i as i64) }
     }
@@ -5208,6 +5443,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_xor(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Full) as isize }
     }
@@ -5229,6 +5465,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_xor_acquire(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Acquire) as isize }
     }
@@ -5250,6 +5487,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_xor_release(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Release) as isize }
     }
@@ -5270,6 +5508,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_xor_relaxed(&self, i: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Relaxed) as isize }
     }
@@ -5290,6 +5529,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn xchg(&self, new: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Full) as isize }
     }
@@ -5311,6 +5551,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn xchg_acquire(&self, new: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Acquire) as isize }
     }
@@ -5331,6 +5572,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn xchg_release(&self, new: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Release) as isize }
     }
@@ -5351,6 +5593,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Relaxed) as isize }
     }
@@ -5375,6 +5618,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn cmpxchg(&self, old: isize, new: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Full) as isize }
     }
@@ -5400,6 +5644,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: isize, new: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Acquire) as isize }
     }
@@ -5425,6 +5670,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: isize, new: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Release) as isize }
     }
@@ -5449,6 +5695,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: isize, new: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Relaxed) as isize }
     }
@@ -5476,6 +5723,8 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut isize, new: isize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Full) };
@@ -5507,6 +5756,8 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut isize, new: isize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Acquire) };
@@ -5538,6 +5789,8 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut isize, new: isize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Release) };
@@ -5568,6 +5821,8 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut isize, new: isize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Relaxed) };
@@ -5592,6 +5847,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn sub_and_test(&self, i: isize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::sub_and_test(p, i as i64) }
     }
@@ -5613,6 +5869,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn dec_and_test(&self) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::dec_and_test(p) }
     }
@@ -5634,6 +5891,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn inc_and_test(&self) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::inc_and_test(p) }
     }
@@ -5655,6 +5913,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn add_negative(&self, i: isize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::add_negative(p, i as i64, Order::Full) }
     }
@@ -5677,6 +5936,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn add_negative_acquire(&self, i: isize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::add_negative(p, i as i64, Order::Acquire) }
     }
@@ -5699,6 +5959,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn add_negative_release(&self, i: isize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::add_negative(p, i as i64, Order::Release) }
     }
@@ -5720,6 +5981,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn add_negative_relaxed(&self, i: isize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::add_negative(p, i as i64, Order::Relaxed) }
     }
@@ -5743,6 +6005,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn fetch_add_unless(&self, a: isize, u: isize) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) as isize }
     }
@@ -5766,6 +6029,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn add_unless(&self, a: isize, u: isize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) != u as i64 }
     }
@@ -5790,6 +6054,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn inc_not_zero(&self) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I64>(p, 1, |c| c != 0) }
     }
@@ -5813,6 +6078,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn inc_unless_negative(&self) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I64>(p, 1, |c| c >= 0) }
     }
@@ -5837,6 +6103,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn dec_unless_positive(&self) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I64>(p, -1, |c| c <= 0) }
     }
@@ -5861,6 +6128,7 @@ impl AtomicIsize {
     #[inline(always)]
     pub fn dec_if_positive(&self) -> isize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::dec_if_positive(p) as isize }
     }
@@ -6028,6 +6296,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn read(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::load(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::read(p) as u32 }
     }
@@ -6048,6 +6317,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn read_acquire(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::load(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::read_acquire(p) as u32 }
     }
@@ -6068,6 +6338,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn set(&self, i: u32) {
         let p = self.0.get().cast::<i32>();
+        instrument::store(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::set(p, i as i32) }
     }
@@ -6089,6 +6360,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn set_release(&self, i: u32) {
         let p = self.0.get().cast::<i32>();
+        instrument::store(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::set_release(p, i as i32) }
     }
@@ -6109,6 +6381,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn add(&self, i: u32) {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::Add, i as i32) }
     }
@@ -6129,6 +6402,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn add_return(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Add, i as i32, Order::Full) as u32 }
     }
@@ -6150,6 +6424,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn add_return_acquire(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Add, i as i32, Order::Acquire) as u32 }
     }
@@ -6170,6 +6445,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn add_return_release(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Add, i as i32, Order::Release) as u32 }
     }
@@ -6190,6 +6466,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn add_return_relaxed(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Add, i as i32, Order::Relaxed) as u32 }
     }
@@ -6210,6 +6487,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_add(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Add, i as i32, Order::Full) as u32 }
     }
@@ -6231,6 +6509,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_add_acquire(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Add, i as i32, Order::Acquire) as u32 }
     }
@@ -6251,6 +6530,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_add_release(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Add, i as i32, Order::Release) as u32 }
     }
@@ -6271,6 +6551,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_add_relaxed(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Add, i as i32, Order::Relaxed) as u32 }
     }
@@ -6291,6 +6572,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn sub(&self, i: u32) {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::Sub, i as i32) }
     }
@@ -6311,6 +6593,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn sub_return(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Sub, i as i32, Order::Full) as u32 }
     }
@@ -6332,6 +6615,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn sub_return_acquire(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Sub, i as i32, Order::Acquire) as u32 }
     }
@@ -6352,6 +6636,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn sub_return_release(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Sub, i as i32, Order::Release) as u32 }
     }
@@ -6372,6 +6657,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn sub_return_relaxed(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return(p, Rmw::Sub, i as i32, Order::Relaxed) as u32 }
     }
@@ -6392,6 +6678,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_sub(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Sub, i as i32, Order::Full) as u32 }
     }
@@ -6413,6 +6700,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_sub_acquire(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Sub, i as i32, Order::Acquire) as u32 }
     }
@@ -6433,6 +6721,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_sub_release(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Sub, i as i32, Order::Release) as u32 }
     }
@@ -6453,6 +6742,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_sub_relaxed(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Sub, i as i32, Order::Relaxed) as u32 }
     }
@@ -6473,6 +6763,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn inc(&self) {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::inc(p) }
     }
@@ -6493,6 +6784,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn inc_return(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Full) as u32 }
     }
@@ -6514,6 +6806,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn inc_return_acquire(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Acquire) as u32 }
     }
@@ -6534,6 +6827,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn inc_return_release(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Release) as u32 }
     }
@@ -6554,6 +6848,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn inc_return_relaxed(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Add, Order::Relaxed) as u32 }
     }
@@ -6574,6 +6869,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_inc(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Full) as u32 }
     }
@@ -6595,6 +6891,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_inc_acquire(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as u32 }
     }
@@ -6615,6 +6912,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_inc_release(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Release) as u32 }
     }
@@ -6635,6 +6933,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_inc_relaxed(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as u32 }
     }
@@ -6655,6 +6954,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn dec(&self) {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::dec(p) }
     }
@@ -6675,6 +6975,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn dec_return(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Full) as u32 }
     }
@@ -6696,6 +6997,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn dec_return_acquire(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Acquire) as u32 }
     }
@@ -6716,6 +7018,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn dec_return_release(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Release) as u32 }
     }
@@ -6736,6 +7039,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn dec_return_relaxed(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as u32 }
     }
@@ -6756,6 +7060,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_dec(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Full) as u32 }
     }
@@ -6777,6 +7082,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_dec_acquire(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as u32 }
     }
@@ -6797,6 +7103,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_dec_release(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Release) as u32 }
     }
@@ -6817,6 +7124,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_dec_relaxed(&self) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as u32 }
     }
@@ -6837,6 +7145,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn and(&self, i: u32) {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::And, i as i32) }
     }
@@ -6857,6 +7166,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_and(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::And, i as i32, Order::Full) as u32 }
     }
@@ -6878,6 +7188,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_and_acquire(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::And, i as i32, Order::Acquire) as u32 }
     }
@@ -6898,6 +7209,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_and_release(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::And, i as i32, Order::Release) as u32 }
     }
@@ -6918,6 +7230,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_and_relaxed(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::And, i as i32, Order::Relaxed) as u32 }
     }
@@ -6939,6 +7252,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn andnot(&self, i: u32) {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::AndNot, i as i32) }
     }
@@ -6960,6 +7274,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_andnot(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i as i32, Order::Full) as u32 }
     }
@@ -6982,6 +7297,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_andnot_acquire(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i as i32, Order::Acquire) as u32 }
     }
@@ -7004,6 +7320,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_andnot_release(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i as i32, Order::Release) as u32 }
     }
@@ -7025,6 +7342,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_andnot_relaxed(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::AndNot, i as i32, Order::Relaxed) as u32 }
     }
@@ -7045,6 +7363,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn or(&self, i: u32) {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::Or, i as i32) }
     }
@@ -7065,6 +7384,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_or(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Or, i as i32, Order::Full) as u32 }
     }
@@ -7086,6 +7406,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_or_acquire(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Or, i as i32, Order::Acquire) as u32 }
     }
@@ -7106,6 +7427,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_or_release(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Or, i as i32, Order::Release) as u32 }
     }
@@ -7126,6 +7448,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_or_relaxed(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Or, i as i32, Order::Relaxed) as u32 }
     }
@@ -7146,6 +7469,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn xor(&self, i: u32) {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::rmw(p, Rmw::Xor, i as i32) }
     }
@@ -7166,6 +7490,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_xor(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Xor, i as i32, Order::Full) as u32 }
     }
@@ -7187,6 +7512,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_xor_acquire(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Xor, i as i32, Order::Acquire) as u32 }
     }
@@ -7207,6 +7533,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_xor_release(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Xor, i as i32, Order::Release) as u32 }
     }
@@ -7227,6 +7554,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_xor_relaxed(&self, i: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::fetch_rmw(p, Rmw::Xor, i as i32, Order::Relaxed) as u32 }
     }
@@ -7247,6 +7575,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn xchg(&self, new: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::xchg(p, new as i32, Order::Full) as u32 }
     }
@@ -7268,6 +7597,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn xchg_acquire(&self, new: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::xchg(p, new as i32, Order::Acquire) as u32 }
     }
@@ -7288,6 +7618,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn xchg_release(&self, new: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::xchg(p, new as i32, Order::Release) as u32 }
     }
@@ -7308,6 +7639,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::xchg(p, new as i32, Order::Relaxed) as u32 }
     }
@@ -7332,6 +7664,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn cmpxchg(&self, old: u32, new: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::cmpxchg(p, old as i32, new as i32, Order::Full) as u32 }
     }
@@ -7357,6 +7690,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: u32, new: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::cmpxchg(p, old as i32, new as i32, Order::Acquire) as u32 }
     }
@@ -7381,6 +7715,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: u32, new: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::cmpxchg(p, old as i32, new as i32, Order::Release) as u32 }
     }
@@ -7405,6 +7740,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: u32, new: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::cmpxchg(p, old as i32, new as i32, Order::Relaxed) as u32 }
     }
@@ -7432,6 +7768,8 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut u32, new: u32) -> bool {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i32;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I32::try_cmpxchg(p, &mut found, new as i32, Order::Full) };
@@ -7463,6 +7801,8 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut u32, new: u32) -> bool {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i32;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I32::try_cmpxchg(p, &mut found, new as i32, Order::Acquire) };
@@ -7493,6 +7833,8 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut u32, new: u32) -> bool {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i32;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I32::try_cmpxchg(p, &mut found, new as i32, Order::Release) };
@@ -7523,6 +7865,8 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut u32, new: u32) -> bool {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i32;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I32::try_cmpxchg(p, &mut found, new as i32, Order::Relaxed) };
@@ -7547,6 +7891,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn sub_and_test(&self, i: u32) -> bool {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::sub_and_test(p, i as i32) }
     }
@@ -7568,6 +7913,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn dec_and_test(&self) -> bool {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::dec_and_test(p) }
     }
@@ -7589,6 +7935,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn inc_and_test(&self) -> bool {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I32::inc_and_test(p) }
     }
@@ -7612,6 +7959,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn fetch_add_unless(&self, a: u32, u: u32) -> u32 {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I32>(p, a as i32, u as i32) as u32 }
     }
@@ -7635,6 +7983,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn add_unless(&self, a: u32, u: u32) -> bool {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I32>(p, a as i32, u as i32) != u as i32 }
     }
@@ -7659,6 +8008,7 @@ impl AtomicU32 {
     #[inline(always)]
     pub fn inc_not_zero(&self) -> bool {
         let p = self.0.get().cast::<i32>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I32>(p, 1, |c| c != 0) }
     }
@@ -7826,6 +8176,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn read(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::load(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::read(p) as u64 }
     }
@@ -7846,6 +8197,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn read_acquire(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::load(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::read_acquire(p) as u64 }
     }
@@ -7866,6 +8218,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn set(&self, i: u64) {
         let p = self.0.get().cast::<i64>();
+        instrument::store(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::set(p, i as i64) }
     }
@@ -7887,6 +8240,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn set_release(&self, i: u64) {
         let p = self.0.get().cast::<i64>();
+        instrument::store(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::set_release(p, i as i64) }
     }
@@ -7907,6 +8261,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn add(&self, i: u64) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Add, i as i64) }
     }
@@ -7927,6 +8282,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn add_return(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Full) as u64 }
     }
@@ -7948,6 +8304,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn add_return_acquire(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Acquire) as u64 }
     }
@@ -7969,6 +8326,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn add_return_release(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Release) as u64 }
     }
@@ -7989,6 +8347,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn add_return_relaxed(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Relaxed) as u64 }
     }
@@ -8009,6 +8368,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_add(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Full) as u64 }
     }
@@ -8030,6 +8390,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_add_acquire(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Acquire) as u64 }
     }
@@ -8050,6 +8411,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_add_release(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Release) as u64 }
     }
@@ -8070,6 +8432,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_add_relaxed(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Relaxed) as u64 }
     }
@@ -8090,6 +8453,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn sub(&self, i: u64) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Sub, i as i64) }
     }
@@ -8110,6 +8474,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn sub_return(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Full) as u64 }
     }
@@ -8131,6 +8496,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn sub_return_acquire(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Acquire) as u64 }
     }
@@ -8152,6 +8518,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn sub_return_release(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Release) as u64 }
     }
@@ -8172,6 +8539,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn sub_return_relaxed(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Relaxed) as u64 }
     }
@@ -8192,6 +8560,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_sub(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Full) as u64 }
     }
@@ -8213,6 +8582,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_sub_acquire(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Acquire) as u64 }
     }
@@ -8233,6 +8603,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_sub_release(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Release) as u64 }
     }
@@ -8253,6 +8624,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_sub_relaxed(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Relaxed) as u64 }
     }
@@ -8273,6 +8645,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn inc(&self) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::inc(p) }
     }
@@ -8293,6 +8666,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn inc_return(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Full) as u64 }
     }
@@ -8314,6 +8688,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn inc_return_acquire(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Acquire) as u64 }
     }
@@ -8335,6 +8710,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn inc_return_release(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Release) as u64 }
     }
@@ -8355,6 +8731,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn inc_return_relaxed(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Relaxed) as u64 }
     }
@@ -8375,6 +8752,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_inc(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Full) as u64 }
     }
@@ -8396,6 +8774,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_inc_acquire(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as u64 }
     }
@@ -8416,6 +8795,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_inc_release(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Release) as u64 }
     }
@@ -8436,6 +8816,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_inc_relaxed(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as u64 }
     }
@@ -8456,6 +8837,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn dec(&self) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::dec(p) }
     }
@@ -8476,6 +8858,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn dec_return(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Full) as u64 }
     }
@@ -8497,6 +8880,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn dec_return_acquire(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Acquire) as u64 }
     }
@@ -8518,6 +8902,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn dec_return_release(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Release) as u64 }
     }
@@ -8538,6 +8923,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn dec_return_relaxed(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as u64 }
     }
@@ -8558,6 +8944,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_dec(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Full) as u64 }
     }
@@ -8579,6 +8966,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_dec_acquire(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as u64 }
     }
@@ -8599,6 +8987,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_dec_release(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Release) as u64 }
     }
@@ -8619,6 +9008,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_dec_relaxed(&self) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as u64 }
     }
@@ -8639,6 +9029,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn and(&self, i: u64) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::And, i as i64) }
     }
@@ -8659,6 +9050,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_and(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Full) as u64 }
     }
@@ -8680,6 +9072,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_and_acquire(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Acquire) as u64 }
     }
@@ -8700,6 +9093,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_and_release(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Release) as u64 }
     }
@@ -8720,6 +9114,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_and_relaxed(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Relaxed) as u64 }
     }
@@ -8741,6 +9136,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn andnot(&self, i: u64) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::AndNot, i as i64) }
     }
@@ -8762,6 +9158,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_andnot(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Full) as u64 }
     }
@@ -8784,6 +9181,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_andnot_acquire(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Acquire) as u64 }
     }
@@ -8806,6 +9204,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_andnot_release(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Release) as u64 }
     }
@@ -8827,6 +9226,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_andnot_relaxed(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Relaxed) as u64 }
     }
@@ -8847,6 +9247,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn or(&self, i: u64) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Or, i as i64) }
     }
@@ -8867,6 +9268,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_or(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Full) as u64 }
     }
@@ -8888,6 +9290,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_or_acquire(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Acquire) as u64 }
     }
@@ -8908,6 +9311,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_or_release(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Release) as u64 }
     }
@@ -8928,6 +9332,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_or_relaxed(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Relaxed) as u64 }
     }
@@ -8948,6 +9353,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn xor(&self, i: u64) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Xor, i as i64) }
     }
@@ -8968,6 +9374,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_xor(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Full) as u64 }
     }
@@ -8989,6 +9396,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_xor_acquire(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Acquire) as u64 }
     }
@@ -9009,6 +9417,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_xor_release(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Release) as u64 }
     }
@@ -9029,6 +9438,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_xor_relaxed(&self, i: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Relaxed) as u64 }
     }
@@ -9049,6 +9459,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn xchg(&self, new: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Full) as u64 }
     }
@@ -9070,6 +9481,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn xchg_acquire(&self, new: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Acquire) as u64 }
     }
@@ -9090,6 +9502,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn xchg_release(&self, new: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Release) as u64 }
     }
@@ -9110,6 +9523,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Relaxed) as u64 }
     }
@@ -9134,6 +9548,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn cmpxchg(&self, old: u64, new: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Full) as u64 }
     }
@@ -9159,6 +9574,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: u64, new: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Acquire) as u64 }
     }
@@ -9183,6 +9599,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: u64, new: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Release) as u64 }
     }
@@ -9207,6 +9624,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: u64, new: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Relaxed) as u64 }
     }
@@ -9234,6 +9652,8 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut u64, new: u64) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Full) };
@@ -9265,6 +9685,8 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut u64, new: u64) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Acquire) };
@@ -9296,6 +9718,8 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut u64, new: u64) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Release) };
@@ -9326,6 +9750,8 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut u64, new: u64) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Relaxed) };
@@ -9350,6 +9776,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn sub_and_test(&self, i: u64) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::sub_and_test(p, i as i64) }
     }
@@ -9371,6 +9798,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn dec_and_test(&self) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::dec_and_test(p) }
     }
@@ -9392,6 +9820,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn inc_and_test(&self) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::inc_and_test(p) }
     }
@@ -9415,6 +9844,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn fetch_add_unless(&self, a: u64, u: u64) -> u64 {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) as u64 }
     }
@@ -9438,6 +9868,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn add_unless(&self, a: u64, u: u64) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) != u as i64 }
     }
@@ -9462,6 +9893,7 @@ impl AtomicU64 {
     #[inline(always)]
     pub fn inc_not_zero(&self) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I64>(p, 1, |c| c != 0) }
     }
@@ -9630,6 +10062,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn read(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::load(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::read(p) as usize }
     }
@@ -9650,6 +10083,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn read_acquire(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::load(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::read_acquire(p) as usize }
     }
@@ -9670,6 +10104,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn set(&self, i: usize) {
         let p = self.0.get().cast::<i64>();
+        instrument::store(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::set(p, i as i64) }
     }
@@ -9691,6 +10126,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn set_release(&self, i: usize) {
         let p = self.0.get().cast::<i64>();
+        instrument::store(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::set_release(p, i as i64) }
     }
@@ -9711,6 +10147,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn add(&self, i: usize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Add, i as i64) }
     }
@@ -9731,6 +10168,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn add_return(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Full) as usize }
     }
@@ -9752,6 +10190,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn add_return_acquire(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Acquire) as usize }
     }
@@ -9773,6 +10212,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn add_return_release(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Release) as usize }
     }
@@ -9793,6 +10233,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn add_return_relaxed(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Relaxed) as usize }
     }
@@ -9813,6 +10254,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_add(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Full) as usize }
     }
@@ -9834,6 +10276,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_add_acquire(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Acquire) as usize }
     }
@@ -9855,6 +10298,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_add_release(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Release) as usize }
     }
@@ -9875,6 +10319,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_add_relaxed(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Relaxed) as usize }
     }
@@ -9895,6 +10340,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn sub(&self, i: usize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Sub, i as i64) }
     }
@@ -9915,6 +10361,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn sub_return(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Full) as usize }
     }
@@ -9936,6 +10383,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn sub_return_acquire(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Acquire) as usize }
     }
@@ -9957,6 +10405,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn sub_return_release(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Release) as usize }
     }
@@ -9977,6 +10426,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn sub_return_relaxed(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Relaxed) as usize }
     }
@@ -9997,6 +10447,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_sub(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Full) as usize }
     }
@@ -10018,6 +10469,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_sub_acquire(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Acquire) as usize }
     }
@@ -10039,6 +10491,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_sub_release(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Release) as usize }
     }
@@ -10059,6 +10512,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_sub_relaxed(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Relaxed) as usize }
     }
@@ -10079,6 +10533,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn inc(&self) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::inc(p) }
     }
@@ -10099,6 +10554,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn inc_return(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Full) as usize }
     }
@@ -10120,6 +10576,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn inc_return_acquire(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Acquire) as usize }
     }
@@ -10141,6 +10598,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn inc_return_release(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Release) as usize }
     }
@@ -10161,6 +10619,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn inc_return_relaxed(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Relaxed) as usize }
     }
@@ -10181,6 +10640,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_inc(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Full) as usize }
     }
@@ -10202,6 +10662,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_inc_acquire(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as usize }
     }
@@ -10223,6 +10684,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_inc_release(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Release) as usize }
     }
@@ -10243,6 +10705,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_inc_relaxed(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as usize }
     }
@@ -10263,6 +10726,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn dec(&self) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::dec(p) }
     }
@@ -10283,6 +10747,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn dec_return(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Full) as usize }
     }
@@ -10304,6 +10769,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn dec_return_acquire(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Acquire) as usize }
     }
@@ -10325,6 +10791,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn dec_return_release(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Release) as usize }
     }
@@ -10345,6 +10812,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn dec_return_relaxed(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as usize }
     }
@@ -10365,6 +10833,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_dec(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Full) as usize }
     }
@@ -10386,6 +10855,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_dec_acquire(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as usize }
     }
@@ -10407,6 +10877,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_dec_release(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Release) as usize }
     }
@@ -10427,6 +10898,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_dec_relaxed(&self) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as usize }
     }
@@ -10447,6 +10919,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn and(&self, i: usize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::And, i as i64) }
     }
@@ -10467,6 +10940,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_and(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Full) as usize }
     }
@@ -10488,6 +10962,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_and_acquire(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Acquire) as usize }
     }
@@ -10509,6 +10984,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_and_release(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Release) as usize }
     }
@@ -10529,6 +11005,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_and_relaxed(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Relaxed) as usize }
     }
@@ -10550,6 +11027,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn andnot(&self, i: usize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::AndNot, i as i64) }
     }
@@ -10571,6 +11049,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_andnot(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Full) as usize }
     }
@@ -10593,6 +11072,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_andnot_acquire(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Acquire) as usize }
     }
@@ -10615,6 +11095,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_andnot_release(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Release) as usize }
     }
@@ -10636,6 +11117,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_andnot_relaxed(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Relaxed) as usize }
     }
@@ -10656,6 +11138,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn or(&self, i: usize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Or, i as i64) }
     }
@@ -10676,6 +11159,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_or(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Full) as usize }
     }
@@ -10697,6 +11181,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_or_acquire(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Acquire) as usize }
     }
@@ -10718,6 +11203,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_or_release(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Release) as usize }
     }
@@ -10738,6 +11224,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_or_relaxed(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Relaxed) as usize }
     }
@@ -10758,6 +11245,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn xor(&self, i: usize) {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::rmw(p, Rmw::Xor, i as i64) }
     }
@@ -10778,6 +11266,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_xor(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Full) as usize }
     }
@@ -10799,6 +11288,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_xor_acquire(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Acquire) as usize }
     }
@@ -10820,6 +11310,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_xor_release(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Release) as usize }
     }
@@ -10840,6 +11331,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_xor_relaxed(&self, i: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Relaxed) as usize }
     }
@@ -10860,6 +11352,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn xchg(&self, new: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Full) as usize }
     }
@@ -10881,6 +11374,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn xchg_acquire(&self, new: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Acquire) as usize }
     }
@@ -10901,6 +11395,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn xchg_release(&self, new: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Release) as usize }
     }
@@ -10921,6 +11416,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::xchg(p, new as i64, Order::Relaxed) as usize }
     }
@@ -10945,6 +11441,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn cmpxchg(&self, old: usize, new: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Full) as usize }
     }
@@ -10970,6 +11467,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: usize, new: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Acquire) as usize }
     }
@@ -10995,6 +11493,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: usize, new: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Release) as usize }
     }
@@ -11019,6 +11518,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: usize, new: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Relaxed) as usize }
     }
@@ -11046,6 +11546,8 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut usize, new: usize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Full) };
@@ -11077,6 +11579,8 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut usize, new: usize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Acquire) };
@@ -11108,6 +11612,8 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut usize, new: usize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Release) };
@@ -11138,6 +11644,8 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut usize, new: usize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
         let mut found = *old as i64;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Relaxed) };
@@ -11162,6 +11670,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn sub_and_test(&self, i: usize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::sub_and_test(p, i as i64) }
     }
@@ -11183,6 +11692,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn dec_and_test(&self) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::dec_and_test(p) }
     }
@@ -11204,6 +11714,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn inc_and_test(&self) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I64::inc_and_test(p) }
     }
@@ -11227,6 +11738,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn fetch_add_unless(&self, a: usize, u: usize) -> usize {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) as usize }
     }
@@ -11250,6 +11762,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn add_unless(&self, a: usize, u: usize) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) != u as i64 }
     }
@@ -11274,6 +11787,7 @@ impl AtomicUsize {
     #[inline(always)]
     pub fn inc_not_zero(&self) -> bool {
         let p = self.0.get().cast::<i64>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { primitive::add_if::<I64>(p, 1, |c| c != 0) }
     }
@@ -11422,6 +11936,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn read(&self) -> i8 {
         let p = self.0.get();
+        instrument::load(p, false, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::read(p) }
     }
@@ -11442,6 +11957,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn read_acquire(&self) -> i8 {
         let p = self.0.get();
+        instrument::load(p, true, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::read_acquire(p) }
     }
@@ -11462,6 +11978,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn set(&self, i: i8) {
         let p = self.0.get();
+        instrument::store(p, false, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::set(p, i) }
     }
@@ -11483,6 +12000,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn set_release(&self, i: i8) {
         let p = self.0.get();
+        instrument::store(p, true, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::set_release(p, i) }
     }
@@ -11503,6 +12021,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn xchg(&self, new: i8) -> i8 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new, Order::Full) }
     }
@@ -11524,6 +12043,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn xchg_acquire(&self, new: i8) -> i8 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new, Order::Acquire) }
     }
@@ -11544,6 +12064,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn xchg_release(&self, new: i8) -> i8 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new, Order::Release) }
     }
@@ -11564,6 +12085,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: i8) -> i8 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new, Order::Relaxed) }
     }
@@ -11588,6 +12110,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn cmpxchg(&self, old: i8, new: i8) -> i8 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old, new, Order::Full) }
     }
@@ -11613,6 +12136,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: i8, new: i8) -> i8 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old, new, Order::Acquire) }
     }
@@ -11637,6 +12161,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: i8, new: i8) -> i8 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old, new, Order::Release) }
     }
@@ -11661,6 +12186,7 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: i8, new: i8) -> i8 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old, new, Order::Relaxed) }
     }
@@ -11688,6 +12214,8 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut i8, new: i8) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::try_cmpxchg(p, old, new, Order::Full) }
     }
@@ -11716,6 +12244,8 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut i8, new: i8) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::try_cmpxchg(p, old, new, Order::Acquire) }
     }
@@ -11744,6 +12274,8 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut i8, new: i8) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::try_cmpxchg(p, old, new, Order::Release) }
     }
@@ -11771,6 +12303,8 @@ impl AtomicI8 {
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut i8, new: i8) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::try_cmpxchg(p, old, new, Order::Relaxed) }
     }
@@ -11919,6 +12453,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn read(&self) -> u8 {
         let p = self.0.get().cast::<i8>();
+        instrument::load(p, false, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::read(p) as u8 }
     }
@@ -11939,6 +12474,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn read_acquire(&self) -> u8 {
         let p = self.0.get().cast::<i8>();
+        instrument::load(p, true, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::read_acquire(p) as u8 }
     }
@@ -11959,6 +12495,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn set(&self, i: u8) {
         let p = self.0.get().cast::<i8>();
+        instrument::store(p, false, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::set(p, i as i8) }
     }
@@ -11980,6 +12517,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn set_release(&self, i: u8) {
         let p = self.0.get().cast::<i8>();
+        instrument::store(p, true, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::set_release(p, i as i8) }
     }
@@ -12000,6 +12538,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn xchg(&self, new: u8) -> u8 {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new as i8, Order::Full) as u8 }
     }
@@ -12021,6 +12560,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn xchg_acquire(&self, new: u8) -> u8 {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new as i8, Order::Acquire) as u8 }
     }
@@ -12041,6 +12581,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn xchg_release(&self, new: u8) -> u8 {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new as i8, Order::Release) as u8 }
     }
@@ -12061,6 +12602,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: u8) -> u8 {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new as i8, Order::Relaxed) as u8 }
     }
@@ -12085,6 +12627,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn cmpxchg(&self, old: u8, new: u8) -> u8 {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Full) as u8 }
     }
@@ -12110,6 +12653,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: u8, new: u8) -> u8 {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Acquire) as u8 }
     }
@@ -12134,6 +12678,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: u8, new: u8) -> u8 {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Release) as u8 }
     }
@@ -12158,6 +12703,7 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: u8, new: u8) -> u8 {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Relaxed) as u8 }
     }
@@ -12185,6 +12731,8 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut u8, new: u8) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i8;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Full) };
@@ -12216,6 +12764,8 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut u8, new: u8) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i8;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Acquire) };
@@ -12247,6 +12797,8 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut u8, new: u8) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i8;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Release) };
@@ -12277,6 +12829,8 @@ impl AtomicU8 {
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut u8, new: u8) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i8;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Relaxed) };
@@ -12428,6 +12982,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn read(&self) -> i16 {
         let p = self.0.get();
+        instrument::load(p, false, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::read(p) }
     }
@@ -12448,6 +13003,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn read_acquire(&self) -> i16 {
         let p = self.0.get();
+        instrument::load(p, true, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::read_acquire(p) }
     }
@@ -12468,6 +13024,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn set(&self, i: i16) {
         let p = self.0.get();
+        instrument::store(p, false, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::set(p, i) }
     }
@@ -12489,6 +13046,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn set_release(&self, i: i16) {
         let p = self.0.get();
+        instrument::store(p, true, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::set_release(p, i) }
     }
@@ -12509,6 +13067,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn xchg(&self, new: i16) -> i16 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::xchg(p, new, Order::Full) }
     }
@@ -12530,6 +13089,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn xchg_acquire(&self, new: i16) -> i16 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::xchg(p, new, Order::Acquire) }
     }
@@ -12550,6 +13110,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn xchg_release(&self, new: i16) -> i16 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::xchg(p, new, Order::Release) }
     }
@@ -12570,6 +13131,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: i16) -> i16 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::xchg(p, new, Order::Relaxed) }
     }
@@ -12594,6 +13156,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn cmpxchg(&self, old: i16, new: i16) -> i16 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::cmpxchg(p, old, new, Order::Full) }
     }
@@ -12619,6 +13182,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: i16, new: i16) -> i16 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::cmpxchg(p, old, new, Order::Acquire) }
     }
@@ -12643,6 +13207,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: i16, new: i16) -> i16 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::cmpxchg(p, old, new, Order::Release) }
     }
@@ -12667,6 +13232,7 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: i16, new: i16) -> i16 {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::cmpxchg(p, old, new, Order::Relaxed) }
     }
@@ -12694,6 +13260,8 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut i16, new: i16) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::try_cmpxchg(p, old, new, Order::Full) }
     }
@@ -12722,6 +13290,8 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut i16, new: i16) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::try_cmpxchg(p, old, new, Order::Acquire) }
     }
@@ -12750,6 +13320,8 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut i16, new: i16) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::try_cmpxchg(p, old, new, Order::Release) }
     }
@@ -12777,6 +13349,8 @@ impl AtomicI16 {
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut i16, new: i16) -> bool {
         let p = self.0.get();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::try_cmpxchg(p, old, new, Order::Relaxed) }
     }
@@ -12925,6 +13499,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn read(&self) -> u16 {
         let p = self.0.get().cast::<i16>();
+        instrument::load(p, false, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::read(p) as u16 }
     }
@@ -12945,6 +13520,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn read_acquire(&self) -> u16 {
         let p = self.0.get().cast::<i16>();
+        instrument::load(p, true, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::read_acquire(p) as u16 }
     }
@@ -12965,6 +13541,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn set(&self, i: u16) {
         let p = self.0.get().cast::<i16>();
+        instrument::store(p, false, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::set(p, i as i16) }
     }
@@ -12986,6 +13563,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn set_release(&self, i: u16) {
         let p = self.0.get().cast::<i16>();
+        instrument::store(p, true, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::set_release(p, i as i16) }
     }
@@ -13006,6 +13584,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn xchg(&self, new: u16) -> u16 {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::xchg(p, new as i16, Order::Full) as u16 }
     }
@@ -13027,6 +13606,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn xchg_acquire(&self, new: u16) -> u16 {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::xchg(p, new as i16, Order::Acquire) as u16 }
     }
@@ -13047,6 +13627,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn xchg_release(&self, new: u16) -> u16 {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::xchg(p, new as i16, Order::Release) as u16 }
     }
@@ -13067,6 +13648,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: u16) -> u16 {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::xchg(p, new as i16, Order::Relaxed) as u16 }
     }
@@ -13091,6 +13673,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn cmpxchg(&self, old: u16, new: u16) -> u16 {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::cmpxchg(p, old as i16, new as i16, Order::Full) as u16 }
     }
@@ -13116,6 +13699,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: u16, new: u16) -> u16 {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::cmpxchg(p, old as i16, new as i16, Order::Acquire) as u16 }
     }
@@ -13140,6 +13724,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: u16, new: u16) -> u16 {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::cmpxchg(p, old as i16, new as i16, Order::Release) as u16 }
     }
@@ -13164,6 +13749,7 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: u16, new: u16) -> u16 {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I16::cmpxchg(p, old as i16, new as i16, Order::Relaxed) as u16 }
     }
@@ -13191,6 +13777,8 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut u16, new: u16) -> bool {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i16;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I16::try_cmpxchg(p, &mut found, new as i16, Order::Full) };
@@ -13222,6 +13810,8 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut u16, new: u16) -> bool {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i16;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I16::try_cmpxchg(p, &mut found, new as i16, Order::Acquire) };
@@ -13253,6 +13843,8 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut u16, new: u16) -> bool {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i16;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I16::try_cmpxchg(p, &mut found, new as i16, Order::Release) };
@@ -13283,6 +13875,8 @@ impl AtomicU16 {
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut u16, new: u16) -> bool {
         let p = self.0.get().cast::<i16>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i16;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I16::try_cmpxchg(p, &mut found, new as i16, Order::Relaxed) };
@@ -13434,6 +14028,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn read(&self) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::load(p, false, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::read(p) != 0 }
     }
@@ -13454,6 +14049,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn read_acquire(&self) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::load(p, true, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::read_acquire(p) != 0 }
     }
@@ -13474,6 +14070,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn set(&self, i: bool) {
         let p = self.0.get().cast::<i8>();
+        instrument::store(p, false, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::set(p, i as i8) }
     }
@@ -13495,6 +14092,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn set_release(&self, i: bool) {
         let p = self.0.get().cast::<i8>();
+        instrument::store(p, true, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::set_release(p, i as i8) }
     }
@@ -13515,6 +14113,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn xchg(&self, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new as i8, Order::Full) != 0 }
     }
@@ -13536,6 +14135,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn xchg_acquire(&self, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new as i8, Order::Acquire) != 0 }
     }
@@ -13556,6 +14156,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn xchg_release(&self, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new as i8, Order::Release) != 0 }
     }
@@ -13576,6 +14177,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::xchg(p, new as i8, Order::Relaxed) != 0 }
     }
@@ -13600,6 +14202,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn cmpxchg(&self, old: bool, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Full) != 0 }
     }
@@ -13625,6 +14228,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: bool, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Acquire) != 0 }
     }
@@ -13650,6 +14254,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: bool, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Release) != 0 }
     }
@@ -13674,6 +14279,7 @@ impl AtomicBool {
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: bool, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Relaxed) != 0 }
     }
@@ -13701,6 +14307,8 @@ impl AtomicBool {
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut bool, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i8;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Full) };
@@ -13732,6 +14340,8 @@ impl AtomicBool {
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut bool, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Acquire);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i8;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Acquire) };
@@ -13763,6 +14373,8 @@ impl AtomicBool {
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut bool, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Release);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i8;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Release) };
@@ -13793,6 +14405,8 @@ impl AtomicBool {
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut bool, new: bool) -> bool {
         let p = self.0.get().cast::<i8>();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
+        instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
         let mut found = *old as i8;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
         let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Relaxed) };

@@ -7,9 +7,10 @@
 //! operation, the ordering a type parameter; each calls the same primitive as its
 //! C-named twin in `generated.rs`.
 
+use super::instrument::{self, Access};
 use super::internal::{AtomicArithmeticOps, AtomicBasicOps, AtomicExchangeOps};
 use super::ordering::{self, order, Ordering, OrderingType};
-use super::primitive::{self, Exchange, LoadStore, Primitive, Rmw};
+use super::primitive::{self, Exchange, LoadStore, Order, Primitive, Rmw};
 use super::typed::{from_repr, into_repr};
 use super::{Atomic, AtomicAdd, AtomicBitwise, AtomicSigned, AtomicType};
 
@@ -50,6 +51,11 @@ where
     #[inline(always)]
     pub fn load<O: ordering::AcquireOrRelaxed>(&self, _: O) -> T {
         let p = self.int_ptr();
+        instrument::load(
+            p,
+            matches!(O::TYPE, OrderingType::Acquire),
+            <T::Repr as AtomicBasicOps>::SCALAR,
+        );
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         // `AcquireOrRelaxed`: acquire, or else relaxed.
         let v = unsafe {
@@ -91,6 +97,11 @@ where
     #[inline(always)]
     pub fn store<O: ordering::ReleaseOrRelaxed>(&self, v: T, _: O) {
         let p = self.int_ptr();
+        instrument::store(
+            p,
+            matches!(O::TYPE, OrderingType::Release),
+            <T::Repr as AtomicBasicOps>::SCALAR,
+        );
         let v = <T::Repr as AtomicBasicOps>::into_int(into_repr(v));
         // INVARIANT: `v` is a valid `T`.
         // `ReleaseOrRelaxed`: release, or else relaxed.
@@ -142,6 +153,7 @@ where
     #[inline(always)]
     pub fn xchg<O: Ordering>(&self, v: T, _: O) -> T {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = <T::Repr as AtomicBasicOps>::into_int(into_repr(v));
         // INVARIANT: `v` is a valid `T`.
         let v = {
@@ -213,6 +225,7 @@ where
     #[inline(always)]
     pub fn cmpxchg<O: Ordering>(&self, old: T, new: T, _: O) -> Result<T, T> {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let expected = <T::Repr as AtomicBasicOps>::into_int(into_repr(old));
         let new = <T::Repr as AtomicBasicOps>::into_int(into_repr(new));
         // INVARIANT: `new` is a valid `T`.
@@ -267,6 +280,11 @@ where
     #[inline(always)]
     pub fn try_cmpxchg<O: Ordering>(&self, old: &mut T, new: T, _: O) -> bool {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
+        instrument::try_cmpxchg_old(
+            core::ptr::from_ref(old),
+            <T::Repr as AtomicBasicOps>::SCALAR,
+        );
         let mut found = <T::Repr as AtomicBasicOps>::into_int(into_repr(*old));
         let new = <T::Repr as AtomicBasicOps>::into_int(into_repr(new));
         // INVARIANT: `new` is a valid `T`.
@@ -306,6 +324,7 @@ where
         T: AtomicAdd<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(v));
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -345,6 +364,7 @@ where
         T: AtomicAdd<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(v));
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -393,6 +413,7 @@ where
         T: AtomicAdd<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(v));
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -422,6 +443,7 @@ where
         T: AtomicAdd<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(v));
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -461,6 +483,7 @@ where
         T: AtomicAdd<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(v));
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -510,6 +533,7 @@ where
         T: AtomicAdd<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(v));
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -539,6 +563,7 @@ where
         T: AtomicAdd,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe { Prim::<T>::inc(p) }
     }
@@ -576,6 +601,7 @@ where
         T: AtomicAdd,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
             unsafe { Prim::<T>::rmw_return_one(p, Rmw::Add, order::<O>()) }
@@ -618,6 +644,7 @@ where
         T: AtomicAdd,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
             unsafe { Prim::<T>::fetch_rmw_one(p, Rmw::Add, order::<O>()) }
@@ -646,6 +673,7 @@ where
         T: AtomicAdd,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe { Prim::<T>::dec(p) }
     }
@@ -683,6 +711,7 @@ where
         T: AtomicAdd,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
             unsafe { Prim::<T>::rmw_return_one(p, Rmw::Sub, order::<O>()) }
@@ -725,6 +754,7 @@ where
         T: AtomicAdd,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
             unsafe { Prim::<T>::fetch_rmw_one(p, Rmw::Sub, order::<O>()) }
@@ -753,6 +783,7 @@ where
         T: AtomicBitwise<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_bits(v));
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicBitwise`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -793,6 +824,7 @@ where
         T: AtomicBitwise<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_bits(v));
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -823,6 +855,7 @@ where
         T: AtomicBitwise<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_bits(v));
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicBitwise`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -864,6 +897,7 @@ where
         T: AtomicBitwise<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_bits(v));
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -893,6 +927,7 @@ where
         T: AtomicBitwise<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_bits(v));
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicBitwise`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -933,6 +968,7 @@ where
         T: AtomicBitwise<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_bits(v));
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -962,6 +998,7 @@ where
         T: AtomicBitwise<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_bits(v));
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicBitwise`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -1002,6 +1039,7 @@ where
         T: AtomicBitwise<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_bits(v));
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -1036,6 +1074,7 @@ where
         T: AtomicAdd<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(v));
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -1067,6 +1106,7 @@ where
         T: AtomicAdd,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe { Prim::<T>::dec_and_test(p) }
@@ -1097,6 +1137,7 @@ where
         T: AtomicAdd,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe { Prim::<T>::inc_and_test(p) }
@@ -1136,6 +1177,7 @@ where
         T: AtomicAdd<Rhs> + AtomicSigned,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, order::<O>());
         let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(v));
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe { Prim::<T>::add_negative(p, v, order::<O>()) }
@@ -1169,6 +1211,7 @@ where
         T: AtomicAdd<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         let a = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(a));
         let u = <T::Repr as AtomicBasicOps>::into_int(into_repr(u));
         let v = {
@@ -1202,6 +1245,7 @@ where
         T: AtomicAdd<Rhs>,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         let a = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(a));
         let u = <T::Repr as AtomicBasicOps>::into_int(into_repr(u));
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
@@ -1236,6 +1280,7 @@ where
         T: AtomicAdd,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe {
@@ -1272,6 +1317,7 @@ where
         T: AtomicAdd + AtomicSigned,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe {
@@ -1309,6 +1355,7 @@ where
         T: AtomicAdd + AtomicSigned,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe {
@@ -1352,6 +1399,7 @@ where
         T: AtomicAdd + AtomicSigned,
     {
         let p = self.int_ptr();
+        instrument::atomic(p, Access::ReadWrite, Order::Full);
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
             unsafe { Prim::<T>::dec_if_positive(p) }

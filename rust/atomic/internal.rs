@@ -96,6 +96,11 @@ pub trait AtomicBasicOps: AtomicImpl {
     /// The architecture's primitives on the integer this representation is stored as.
     type Prim: LoadStore;
 
+    /// Whether C's operations on it are the scalar `xchg()`/`cmpxchg()` macros (`i8`, `i16`,
+    /// pointers), not `atomic_t`'s or `atomic64_t`'s: what the sanitizers see of a
+    /// `try_cmpxchg()` differs (`instrument.rs`).
+    const SCALAR: bool;
+
     /// `self` as that integer (the same bits).
     fn into_int(self) -> <Self::Prim as LoadStore>::V;
 
@@ -115,9 +120,10 @@ pub trait AtomicArithmeticOps: AtomicExchangeOps + AtomicBasicOps<Prim: Primitiv
 
 /// Implements the operation traits for integer representation `$t` on primitives `$prim`.
 macro_rules! impl_integer_ops {
-    ($($t:ty => $prim:ty $(, $arith:ident)?;)+) => {$(
+    ($($t:ty => $prim:ty, $scalar:literal $(, $arith:ident)?;)+) => {$(
         impl AtomicBasicOps for $t {
             type Prim = $prim;
+            const SCALAR: bool = $scalar;
 
             #[inline(always)]
             fn into_int(self) -> $t {
@@ -144,10 +150,10 @@ macro_rules! impl_integer_ops {
 }
 
 impl_integer_ops! {
-    i8 => backend::I8;
-    i16 => backend::I16;
-    i32 => backend::I32, AtomicArithmeticOps;
-    i64 => backend::I64, AtomicArithmeticOps;
+    i8 => backend::I8, true;
+    i16 => backend::I16, true;
+    i32 => backend::I32, false, AtomicArithmeticOps;
+    i64 => backend::I64, false, AtomicArithmeticOps;
 }
 
 #[cfg(not(CONFIG_64BIT))]
@@ -155,6 +161,7 @@ compile_error!("kernel::sync::atomic's typed API supports 64-bit kernels only (p
 
 impl AtomicBasicOps for *const c_void {
     type Prim = backend::I64;
+    const SCALAR: bool = true;
 
     // A pointer is stored and exchanged as the integer of its address, as C's `xchg()` and
     // `cmpxchg()` on a pointer do; `as` keeps the provenance exposed, so the pointer a load

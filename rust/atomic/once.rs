@@ -8,6 +8,7 @@
 //! are marked, at the access site.
 
 use super::backend::{I16, I32, I64, I8};
+use super::instrument;
 use super::primitive::LoadStore;
 
 mod private {
@@ -150,6 +151,7 @@ compile_error!("read_once() and friends on pointers assume 64-bit pointers");
 /// ```
 #[inline(always)]
 pub unsafe fn read_once<T: Marked>(p: *const T) -> T {
+    instrument::read_once(p);
     // SAFETY: The caller upholds this function's contract, which `load` shares.
     unsafe { T::load(p, false) }
 }
@@ -174,6 +176,7 @@ pub unsafe fn read_once<T: Marked>(p: *const T) -> T {
 /// ```
 #[inline(always)]
 pub unsafe fn write_once<T: Marked>(p: *mut T, v: T) {
+    instrument::write_once(p);
     // SAFETY: The caller upholds this function's contract, which `store` shares.
     unsafe { T::store(p, v, false) }
 }
@@ -202,6 +205,7 @@ pub unsafe fn write_once<T: Marked>(p: *mut T, v: T) {
 /// ```
 #[inline(always)]
 pub unsafe fn smp_load_acquire<T: Marked>(p: *const T) -> T {
+    instrument::load_acquire(p);
     // SAFETY: The caller upholds this function's contract, which `load` shares.
     unsafe { T::load(p, true) }
 }
@@ -226,6 +230,7 @@ pub unsafe fn smp_load_acquire<T: Marked>(p: *const T) -> T {
 /// ```
 #[inline(always)]
 pub unsafe fn smp_store_release<T: Marked>(p: *mut T, v: T) {
+    instrument::store_release(p);
     // SAFETY: The caller upholds this function's contract, which `store` shares.
     unsafe { T::store(p, v, true) }
 }

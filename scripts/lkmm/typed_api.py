@@ -11,6 +11,8 @@ has only that ordering), and `Result` only where upstream uses it (`cmpxchg`).
 
 from dataclasses import dataclass, field
 
+from . import instrument
+
 UPSTREAM = {'load', 'store', 'xchg', 'cmpxchg', 'add', 'fetch_add', 'fetch_sub'}
 # Table operation -> primitive read-modify-write.
 RMW = {'add': 'Add', 'sub': 'Sub', 'and': 'And', 'or': 'Or', 'xor': 'Xor', 'andnot': 'AndNot',
@@ -399,8 +401,19 @@ def render_method(m):
     params = ''.join(f', {n}: {t}' for n, t in m.params)
     ret = f' -> {m.ret}' if m.ret else ''
     where = f' where {", ".join(m.where)}' if m.where else ''
-    lines += [f'pub fn {m.name}{generics}(&self{params}){ret}{where} {{'] + m.body + ['}']
+    lines += [f'pub fn {m.name}{generics}(&self{params}){ret}{where} {{'] + with_hooks(m) + ['}']
     return lines
+
+
+def with_hooks(m):
+    """The body of `m` with its sanitizer hooks after `let p = self.int_ptr();`: those of its
+    C twin, the ordering the type parameter's (scripts/lkmm/instrument.py)."""
+    order = {'relaxed': 'Order::Relaxed', 'full': 'Order::Full'}.get(m.ordering, 'order::<O>()')
+    old = 'core::ptr::from_ref(old)' if m.c_op == 'try_cmpxchg' else None
+    hooks = instrument.rust_lines(m.c_op, m.ret is not None, order=order, old=old,
+                                  scalar='<T::Repr as AtomicBasicOps>::SCALAR')
+    assert m.body[0] == 'let p = self.int_ptr();', m.name
+    return m.body[:1] + hooks + m.body[1:]
 
 
 def render(ops, rustfmt):
@@ -412,9 +425,10 @@ def render(ops, rustfmt):
            '//! The operations of [`Atomic<T>`] (the typed spelling), one method per table',
            '//! operation, the ordering a type parameter; each calls the same primitive as its',
            '//! C-named twin in `generated.rs`.', '',
+           'use super::instrument::{self, Access};',
            'use super::internal::{AtomicArithmeticOps, AtomicBasicOps, AtomicExchangeOps};',
            'use super::ordering::{self, order, Ordering, OrderingType};',
-           'use super::primitive::{self, Exchange, LoadStore, Primitive, Rmw};',
+           'use super::primitive::{self, Exchange, LoadStore, Order, Primitive, Rmw};',
            'use super::typed::{from_repr, into_repr};',
            'use super::{Atomic, AtomicAdd, AtomicBitwise, AtomicSigned, AtomicType};', '',
            '/// The primitives on `T`\'s representation.',

@@ -47,6 +47,13 @@ compile_error!(
      (arch/arm64/include/asm/rwonce.h) and this library's is ldr; build without LTO"
 );
 
+/// Whether the loads and stores are accesses the compiler sees: arm64's loads and stores are inline assembly, which no sanitizer sees (`instrument.rs`).
+pub(crate) const LOADS_STORES_VOLATILE: bool = false;
+
+/// Whether KCSAN sees C's acquire loads and release stores as accesses: arm64's `smp_load_acquire()` and `smp_store_release()` are `ldar`/`stlr` in
+/// inline assembly (arch/arm64/include/asm/barrier.h:127-175), which KCSAN does not see.
+pub(crate) const KCSAN_SEES_ACQUIRE_RELEASE: bool = false;
+
 /// A compiler barrier, C's `barrier()`: no instruction is emitted.
 #[inline(always)]
 pub(crate) fn barrier() {
