@@ -37,6 +37,10 @@ use kernel::ffi::{c_int, c_void};
 use kernel::prelude::*;
 
 // `pub`, as `kernel::sync::atomic` is: the library is compiled here as it is in the kernel.
+// `sample_module!`, before its use.
+#[macro_use]
+#[path = "common/module.rs"]
+mod module_macro;
 #[path = "../rust/atomic.rs"]
 pub mod atomic;
 #[path = "common/ktap.rs"]
@@ -50,12 +54,10 @@ use atomic::AtomicI32;
 use kthread::Thread;
 use param::module_param_i32;
 
-module! {
+sample_module! {
     type: RustAtomicBench,
     name: "rust_atomic_bench",
-    author: "Rust LKMM atomics authors",
     description: "ns per atomic operation: Rust inline asm vs C inline vs a C call vs core",
-    license: "GPL",
 }
 
 /// The KTAP suite name, the module's (the crate is named after its file).

@@ -16,6 +16,10 @@ use kernel::ffi::{c_char, c_void};
 use kernel::prelude::*;
 
 // `pub`, as `kernel::sync::atomic` is: the library is compiled here as it is in the kernel.
+// `sample_module!`, before its use.
+#[macro_use]
+#[path = "common/module.rs"]
+mod module_macro;
 #[path = "../rust/atomic.rs"]
 pub mod atomic;
 #[path = "common/differential_ops.rs"]
@@ -27,12 +31,10 @@ mod param;
 
 use differential_ops::{RustOp, RUST_OPS};
 
-module! {
+sample_module! {
     type: RustAtomicDifferential,
     name: "rust_atomic_differential",
-    author: "Rust LKMM atomics authors",
     description: "Differential test of kernel::sync::atomic against the C atomic operations",
-    license: "GPL",
 }
 
 /// The KTAP suite name: the crate's, which is also the module's (a mutant's is its own).

@@ -17,6 +17,10 @@ use kernel::ffi::{c_int, c_void};
 use kernel::prelude::*;
 
 // `pub`, as `kernel::sync::atomic` is: the library is compiled here as it is in the kernel.
+// `sample_module!`, before its use.
+#[macro_use]
+#[path = "common/module.rs"]
+mod module_macro;
 #[path = "../rust/atomic.rs"]
 pub mod atomic;
 #[path = "common/ktap.rs"]
@@ -30,12 +34,10 @@ use atomic::{AtomicBool, AtomicI32};
 use kthread::Thread;
 use param::module_param_i32;
 
-module! {
+sample_module! {
     type: RustAtomicKthreads,
     name: "rust_atomic_kthreads",
-    author: "Rust LKMM atomics authors",
     description: "Concurrent no-lost-update test of kernel::sync::atomic from kthreads",
-    license: "GPL",
 }
 
 /// The KTAP suite name: the crate's, which is also the module's (a mutant's is its own).

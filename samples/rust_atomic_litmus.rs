@@ -30,6 +30,10 @@ use kernel::ffi::{c_int, c_void};
 use kernel::prelude::*;
 
 // `pub`, as `kernel::sync::atomic` is: the library is compiled here as it is in the kernel.
+// `sample_module!`, before its use.
+#[macro_use]
+#[path = "common/module.rs"]
+mod module_macro;
 #[path = "../rust/atomic.rs"]
 pub mod atomic;
 #[path = "litmus/generated.rs"]
@@ -53,12 +57,10 @@ use harness::Test;
 use kthread::Thread;
 use param::{module_param_i32, module_param_string};
 
-module! {
+sample_module! {
     type: RustAtomicLitmus,
     name: "rust_atomic_litmus",
-    author: "Rust LKMM atomics authors",
     description: "LKMM litmus tests on kernel::sync::atomic, with their verdicts",
-    license: "GPL",
 }
 
 /// The KTAP suite name: the crate's, which is also the module's (a mutant's is its own).

@@ -15,6 +15,10 @@ use kernel::ffi::{c_int, c_void};
 use kernel::prelude::*;
 
 // `pub`, as `kernel::sync::atomic` is: the library is compiled here as it is in the kernel.
+// `sample_module!`, before its use.
+#[macro_use]
+#[path = "common/module.rs"]
+mod module_macro;
 #[path = "../rust/atomic.rs"]
 pub mod atomic;
 #[path = "common/ktap.rs"]
@@ -27,12 +31,10 @@ mod param;
 use atomic::{AtomicI32, AtomicI64};
 use kthread::Thread;
 
-module! {
+sample_module! {
     type: RustAtomicMixed,
     name: "rust_atomic_mixed",
-    author: "Rust LKMM atomics authors",
     description: "C and Rust kthreads updating the same atomic_t through kernel::sync::atomic",
-    license: "GPL",
 }
 
 /// The KTAP suite name: the crate's, which is also the module's (a mutant's is its own).

@@ -27,6 +27,10 @@ use kernel::ffi::{c_int, c_void};
 use kernel::prelude::*;
 
 // `pub`, as `kernel::sync::atomic` is: the library is compiled here as it is in the kernel.
+// `sample_module!`, before its use.
+#[macro_use]
+#[path = "common/module.rs"]
+mod module_macro;
 #[path = "../rust/atomic.rs"]
 pub mod atomic;
 #[path = "common/ktap.rs"]
@@ -40,12 +44,10 @@ use atomic::{read_once, smp_load_acquire, smp_store_release};
 use kthread::Thread;
 use param::module_param_i32;
 
-module! {
+sample_module! {
     type: RustAtomicRing,
     name: "rust_atomic_ring",
-    author: "Rust LKMM atomics authors",
     description: "SPSC ring (circular-buffer idiom) on kernel::sync::atomic, every record checked",
-    license: "GPL",
 }
 
 const SUITE: &str = module_path!();

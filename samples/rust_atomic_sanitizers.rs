@@ -26,6 +26,10 @@ use kernel::ffi::{c_char, c_int, c_void};
 use kernel::prelude::*;
 
 // `pub`, as `kernel::sync::atomic` is: the library is compiled here as it is in the kernel.
+// `sample_module!`, before its use.
+#[macro_use]
+#[path = "common/module.rs"]
+mod module_macro;
 #[path = "../rust/atomic.rs"]
 pub mod atomic;
 #[path = "common/ktap.rs"]
@@ -40,12 +44,10 @@ mod param;
 use atomic::{Atomic, AtomicI32, AtomicI64, Full, Relaxed, Release};
 use kthread::Thread;
 
-module! {
+sample_module! {
     type: RustAtomicSanitizers,
     name: "rust_atomic_sanitizers",
-    author: "Rust LKMM atomics authors",
     description: "What KASAN and KCSAN see of kernel::sync::atomic",
-    license: "GPL",
 }
 
 /// The KTAP suite name: the crate's, which is also the module's (a mutant's is its own).

@@ -88,10 +88,15 @@ pub(crate) fn wait_for_stop() {
 }
 
 /// Lets another task run on this CPU if one is waiting (`cond_resched()`): spinning kthreads
-/// must call it, since a kernel without preemption never takes the CPU away from them.
+/// must call it, since a kernel without preemption never takes the CPU away from them. A
+/// preemptible kernel (7.2's default, `PREEMPT_LAZY`) needs nothing: there, as in C
+/// (include/linux/sched.h), it does nothing.
 pub(crate) fn yield_cpu() {
+    #[cfg(not(CONFIG_PREEMPTION))]
     // SAFETY: Called from process context.
-    unsafe { bindings::__cond_resched() };
+    unsafe {
+        bindings::__cond_resched()
+    };
 }
 
 /// The number of online CPUs (`num_online_cpus()`).

@@ -134,18 +134,31 @@ impl<'a> Instance<'a> {
     }
 }
 
-/// `rcu_read_lock()`. The test kernels are built without preemption
-/// (`CONFIG_PREEMPT_NONE`, no `CONFIG_PREEMPT_COUNT`), where C's is `preempt_disable()`, that
-/// is `barrier()`: a reader is a region without a context switch, and a litmus thread never
-/// sleeps inside one.
+/// `rcu_read_lock()`: the kernel's own where its kernel crate has it (Linux 7:
+/// `rust/helpers/rcu.c`, whatever the preemption model). Linux 6.12's has no RCU helper; its
+/// test kernels are built without preemption (`CONFIG_PREEMPT_NONE`, no `CONFIG_PREEMPT_COUNT`),
+/// where C's `rcu_read_lock()` is `preempt_disable()`, that is `barrier()`: a reader is a region
+/// without a context switch, and a litmus thread never sleeps inside one.
 #[inline(always)]
 pub(crate) fn rcu_read_lock() {
+    #[cfg(kernel_7)]
+    // SAFETY: A litmus thread is a kthread; it unlocks what it locked before it returns.
+    unsafe {
+        kernel::bindings::rcu_read_lock()
+    };
+    #[cfg(not(kernel_7))]
     crate::atomic::barrier();
 }
 
 /// `rcu_read_unlock()`: as [`rcu_read_lock`].
 #[inline(always)]
 pub(crate) fn rcu_read_unlock() {
+    #[cfg(kernel_7)]
+    // SAFETY: Ends the read-side section the thread's `rcu_read_lock()` began.
+    unsafe {
+        kernel::bindings::rcu_read_unlock()
+    };
+    #[cfg(not(kernel_7))]
     crate::atomic::barrier();
 }
 
@@ -155,5 +168,5 @@ pub(crate) fn synchronize_rcu() {
     unsafe { kernel::bindings::synchronize_rcu() };
 }
 
-#[cfg(CONFIG_PREEMPT_COUNT)]
-compile_error!("rcu_read_lock() here assumes a kernel without CONFIG_PREEMPT_COUNT");
+#[cfg(all(CONFIG_PREEMPT_COUNT, not(kernel_7)))]
+compile_error!("rcu_read_lock() here assumes a Linux 6.12 kernel without CONFIG_PREEMPT_COUNT");

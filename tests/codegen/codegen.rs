@@ -8,6 +8,10 @@
 use kernel::prelude::*;
 
 // `pub`, as `kernel::sync::atomic` is: the library is compiled here as it is in the kernel.
+// `sample_module!`, before its use.
+#[macro_use]
+#[path = "../../samples/common/module.rs"]
+mod module_macro;
 #[path = "../../rust/atomic.rs"]
 pub mod atomic;
 #[path = "codegen_ops.rs"]
@@ -15,12 +19,10 @@ pub mod codegen_ops;
 
 use atomic::{AtomicI32, AtomicI64, AtomicIsize};
 
-module! {
+sample_module! {
     type: RustAtomicCodegen,
     name: "rust_atomic_codegen",
-    author: "Rust LKMM atomics authors",
     description: "Every kernel::sync::atomic operation as a function, for inspection only",
-    license: "GPL",
 }
 
 /// A structure of atomics shared with C: `struct rust_atomic_counters` in `layout_c.c`.
