@@ -3,14 +3,18 @@
 //! In-guest benchmark: the cost per operation of `kernel::sync::atomic` against C's atomics.
 //!
 //! For each operation (`fetch_add_relaxed`, fully ordered `fetch_add`, and an increment by
-//! `cmpxchg`), four variants add 1 to a counter `iterations` times per thread:
+//! `cmpxchg`), four variants (six on Linux 7) add 1 to a counter `iterations` times per thread:
 //!
 //! - `rust_inline`: this library's inline `asm!`, in a Rust loop;
 //! - `c_inline`: the kernel's inline `atomic_*()` in a C loop (`rust_atomic_bench_c_loop()`
 //!   in `rust_atomic_bench_c.c`), the baseline;
 //! - `c_call`: the same C operation out of line, called from a Rust loop once per operation
 //!   (`rust_atomic_bench_c_fetch_add_relaxed()` and friends), as upstream's helpers are;
-//! - `core`: `core::sync::atomic` (Rust's own memory model), for reference only.
+//! - `core`: `core::sync::atomic` (Rust's own memory model), for reference only;
+//! - on Linux 7, upstream's own `kernel::sync::atomic` (`common/bench_upstream.rs`): `upstream`,
+//!   as a kernel without `CONFIG_RUST_INLINE_HELPERS` has it (a call of a C helper per
+//!   operation; with the option, the separately built crate `rust_atomic_bench_upstream.rs`),
+//!   and with the option, `upstream_inline` (the helpers inlined into this crate).
 //!
 //! Each runs with 1..N kthreads (N: `threads`, default the online CPUs), bound to distinct
 //! CPUs and started together, on one shared variable (`shared`) and on private
@@ -96,7 +100,14 @@ extern "C" {
     fn rust_atomic_bench_c_fetch_add(v: *mut bindings::atomic_t, i: c_int) -> c_int;
     fn rust_atomic_bench_c_cmpxchg(v: *mut bindings::atomic_t, old: c_int, new: c_int) -> c_int;
     fn rust_atomic_bench_c_loop(op: c_int, v: *mut bindings::atomic_t, iterations: c_int);
+    #[cfg(CONFIG_RUST_INLINE_HELPERS)]
+    fn rust_atomic_bench_upstream_loop(op: c_int, v: *mut i32, iterations: c_int);
 }
+
+// Upstream's atomics, in this crate (with the kernel's inline helpers if it has them).
+#[cfg(kernel_7)]
+#[path = "common/bench_upstream.rs"]
+mod bench_upstream;
 
 /// The operations; the numbers are the C side's `BENCH_*`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -125,13 +136,23 @@ enum Variant {
     CInline,
     CCall,
     Core,
+    /// Upstream's `Atomic<T>`, as a kernel without `CONFIG_RUST_INLINE_HELPERS` has it.
+    #[cfg(kernel_7)]
+    Upstream,
+    /// Upstream's `Atomic<T>`, C helpers inlined.
+    #[cfg(CONFIG_RUST_INLINE_HELPERS)]
+    UpstreamInline,
 }
 
-const VARIANTS: [Variant; 4] = [
+const VARIANTS: &[Variant] = &[
     Variant::RustInline,
     Variant::CInline,
     Variant::CCall,
     Variant::Core,
+    #[cfg(kernel_7)]
+    Variant::Upstream,
+    #[cfg(CONFIG_RUST_INLINE_HELPERS)]
+    Variant::UpstreamInline,
 ];
 
 impl Variant {
@@ -141,6 +162,10 @@ impl Variant {
             Variant::CInline => "c_inline",
             Variant::CCall => "c_call",
             Variant::Core => "core",
+            #[cfg(kernel_7)]
+            Variant::Upstream => "upstream",
+            #[cfg(CONFIG_RUST_INLINE_HELPERS)]
+            Variant::UpstreamInline => "upstream_inline",
         }
     }
 }
@@ -284,6 +309,21 @@ fn run_loop(job: &Job, v: &AtomicI32) {
         }
         Variant::CCall => loop_c_call(job.op, v, job.iterations),
         Variant::Core => loop_core(job.op, v, job.iterations),
+        // SAFETY: `v` is a valid `i32`, only accessed atomically.
+        #[cfg(all(kernel_7, not(CONFIG_RUST_INLINE_HELPERS)))]
+        Variant::Upstream => unsafe {
+            bench_upstream::upstream_loop(job.op as i32, v.as_ptr(), job.iterations)
+        },
+        // SAFETY: As above.
+        #[cfg(CONFIG_RUST_INLINE_HELPERS)]
+        Variant::Upstream => unsafe {
+            rust_atomic_bench_upstream_loop(job.op as c_int, v.as_ptr(), job.iterations)
+        },
+        // SAFETY: As above.
+        #[cfg(CONFIG_RUST_INLINE_HELPERS)]
+        Variant::UpstreamInline => unsafe {
+            bench_upstream::upstream_loop(job.op as i32, v.as_ptr(), job.iterations)
+        },
     }
 }
 

@@ -102,7 +102,7 @@ fn inputs(bits: u32) -> KVec<i64> {
             x ^= x << 17;
             x as i64
         });
-        let v = if bits == 32 { v as i32 as i64 } else { v };
+        let v = if bits == 32 { i64::from(v as i32) } else { v };
         if !out.contains(&v) && out.push(v, GFP_KERNEL).is_err() {
             break;
         }
@@ -132,7 +132,7 @@ impl Cell {
         // SAFETY: As in `new`.
         unsafe {
             if bits == 32 {
-                (&raw const self.0).cast::<i32>().read() as i64
+                i64::from((&raw const self.0).cast::<i32>().read())
             } else {
                 (&raw const self.0).cast::<i64>().read()
             }

@@ -87,7 +87,7 @@ impl Config {
 
     /// Total number of operations of one kind over all threads; below `i32::MAX` by the limits.
     fn total(&self) -> i64 {
-        self.threads as i64 * self.iterations as i64
+        self.threads as i64 * i64::from(self.iterations)
     }
 }
 
@@ -233,7 +233,7 @@ fn work(run: &Run, index: usize) -> WorkerReport {
     let mut ok = true;
     let mut prev = -1i64;
     for k in 0..n {
-        let old = run.add_counter.fetch_add_relaxed(1) as i64;
+        let old = i64::from(run.add_counter.fetch_add_relaxed(1));
         ok &= old > prev && old < total;
         prev = old;
         report.add_old_sum += old;
@@ -250,7 +250,7 @@ fn work(run: &Run, index: usize) -> WorkerReport {
     let mut ok = true;
     let mut prev = 1i64;
     for k in 0..n {
-        let old = run.sub_counter.fetch_sub_release(1) as i64;
+        let old = i64::from(run.sub_counter.fetch_sub_release(1));
         ok &= old < prev && old > -total;
         prev = old;
         report.sub_old_sum += old;
@@ -402,7 +402,7 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
     // The old values of N increments from 0 are exactly 0..N: their sum is N(N-1)/2.
     let triangle = total * (total - 1) / 2;
 
-    let add_final = run.add_counter.read() as i64;
+    let add_final = i64::from(run.add_counter.read());
     suite.case(CASES[1], add_final == total);
     if add_final != total {
         suite.diag(format_args!(
@@ -415,7 +415,7 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
         all_ran && reports.iter().all(|r| r.add_old_ok) && add_sum == triangle,
     );
 
-    let sub_final = run.sub_counter.read() as i64;
+    let sub_final = i64::from(run.sub_counter.read());
     suite.case(CASES[3], sub_final == -total);
     if sub_final != -total {
         suite.diag(format_args!(
@@ -429,12 +429,12 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
         all_ran && reports.iter().all(|r| r.sub_old_ok) && sub_sum == -triangle,
     );
 
-    let wrap_expected = (WRAP_START as i64 + total * WRAP_STEP as i64) as i32;
+    let wrap_expected = (i64::from(WRAP_START) + total * i64::from(WRAP_STEP)) as i32;
     suite.case(CASES[5], run.wrap_counter.read() == wrap_expected);
     suite.case(CASES[6], run.balance_counter.read() == BALANCE_START);
     // SAFETY: All workers are stopped, so per the invariant of `Run` the counter is ours.
     let locked = unsafe { *run.locked_counter.get() };
-    let lock_rounds = cfg.threads as i64 * (cfg.iterations / LOCK_ROUNDS_DIVISOR) as i64;
+    let lock_rounds = cfg.threads as i64 * i64::from(cfg.iterations / LOCK_ROUNDS_DIVISOR);
     let timed_out = reports.iter().filter(|r| r.lock_timed_out).count();
     suite.case(CASES[7], locked == lock_rounds && timed_out == 0);
     if locked != lock_rounds || timed_out != 0 {
@@ -458,7 +458,7 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
         let per_thread = (ns / cfg.threads as i64).max(1);
         suite.diag(format_args!(
             "{name}: {} ops/s per thread ({} threads contending)",
-            cfg.iterations as i64 * 1_000_000_000 / per_thread,
+            i64::from(cfg.iterations) * 1_000_000_000 / per_thread,
             cfg.threads
         ));
     }

@@ -149,13 +149,13 @@ fn run(suite: &mut ktap::Suite) -> Result {
     // SAFETY: The C threads were started above.
     unsafe { rust_atomic_c_hammer_stop() };
 
-    let rounds = 2 * threads as i64 * ITERATIONS as i64;
+    let rounds = 2 * threads as i64 * i64::from(ITERATIONS);
     suite.diag(format_args!(
         "{threads} C and {threads} Rust kthreads, {ITERATIONS} rounds each, {} rounds/s; {}",
         rounds * 1_000_000_000 / elapsed,
         atomic::implementation()
     ));
-    let (got32, got64) = (v32.read() as i64, v64.read());
+    let (got32, got64) = (i64::from(v32.read()), v64.read());
     suite.diag(format_args!(
         "atomic_t: {got32} (expected {rounds}); atomic64_t: {got64} (expected {})",
         3 * rounds

@@ -14072,7 +14072,7 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::store(p, false, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I8::set(p, i as i8) }
+        unsafe { I8::set(p, i8::from(i)) }
     }
 
     /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
@@ -14094,7 +14094,7 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::store(p, true, true);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I8::set_release(p, i as i8) }
+        unsafe { I8::set_release(p, i8::from(i)) }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -14115,7 +14115,7 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I8::xchg(p, new as i8, Order::Full) != 0 }
+        unsafe { I8::xchg(p, i8::from(new), Order::Full) != 0 }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -14137,7 +14137,7 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I8::xchg(p, new as i8, Order::Acquire) != 0 }
+        unsafe { I8::xchg(p, i8::from(new), Order::Acquire) != 0 }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -14158,7 +14158,7 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I8::xchg(p, new as i8, Order::Release) != 0 }
+        unsafe { I8::xchg(p, i8::from(new), Order::Release) != 0 }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -14179,7 +14179,7 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I8::xchg(p, new as i8, Order::Relaxed) != 0 }
+        unsafe { I8::xchg(p, i8::from(new), Order::Relaxed) != 0 }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -14204,7 +14204,7 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Full) != 0 }
+        unsafe { I8::cmpxchg(p, i8::from(old), i8::from(new), Order::Full) != 0 }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -14230,7 +14230,7 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Acquire) != 0 }
+        unsafe { I8::cmpxchg(p, i8::from(old), i8::from(new), Order::Acquire) != 0 }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -14256,7 +14256,7 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Release) != 0 }
+        unsafe { I8::cmpxchg(p, i8::from(old), i8::from(new), Order::Release) != 0 }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -14281,7 +14281,7 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I8::cmpxchg(p, old as i8, new as i8, Order::Relaxed) != 0 }
+        unsafe { I8::cmpxchg(p, i8::from(old), i8::from(new), Order::Relaxed) != 0 }
     }
 
     /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
@@ -14309,9 +14309,9 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
-        let mut found = *old as i8;
+        let mut found = i8::from(*old);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Full) };
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, i8::from(new), Order::Full) };
         *old = found != 0;
         stored
     }
@@ -14342,9 +14342,9 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
-        let mut found = *old as i8;
+        let mut found = i8::from(*old);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Acquire) };
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, i8::from(new), Order::Acquire) };
         *old = found != 0;
         stored
     }
@@ -14375,9 +14375,9 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
-        let mut found = *old as i8;
+        let mut found = i8::from(*old);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Release) };
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, i8::from(new), Order::Release) };
         *old = found != 0;
         stored
     }
@@ -14407,9 +14407,9 @@ impl AtomicBool {
         let p = self.0.get().cast::<i8>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), true);
-        let mut found = *old as i8;
+        let mut found = i8::from(*old);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I8::try_cmpxchg(p, &mut found, new as i8, Order::Relaxed) };
+        let stored = unsafe { I8::try_cmpxchg(p, &mut found, i8::from(new), Order::Relaxed) };
         *old = found != 0;
         stored
     }

@@ -85,23 +85,17 @@ pub(crate) fn store<T>(p: *const T, release: bool, scalar: bool) {
 
 /// The hooks of `READ_ONCE()`, which C's compilers instrument: KASAN checks the load, KCSAN
 /// sees it as atomic (an aligned volatile access of at most 8 bytes, `kernel/kcsan/core.c`'s
-/// `__tsan_volatile_read*()`). rustc's KASAN instrumentation sees an architecture's volatile
-/// loads too (x86's, [`super::arch::LOADS_STORES_VOLATILE`]), not its inline assembly; 6.12
-/// passes rustc no KCSAN flags, so KCSAN sees nothing of Rust's own.
+/// `__tsan_volatile_read*()`). The plain loads here are volatile accesses too (on every
+/// architecture), which rustc's KASAN instrumentation checks itself; but 6.12 passes rustc no
+/// KCSAN flags, so KCSAN is told explicitly.
 #[inline(always)]
 pub(crate) fn read_once<T>(p: *const T) {
-    if !super::arch::LOADS_STORES_VOLATILE {
-        kasan_check(p, Access::Read);
-    }
     kcsan_check_atomic(p, Access::Read);
 }
 
 /// The hooks of `WRITE_ONCE()`, as [`read_once`].
 #[inline(always)]
 pub(crate) fn write_once<T>(p: *const T) {
-    if !super::arch::LOADS_STORES_VOLATILE {
-        kasan_check(p, Access::Write);
-    }
     kcsan_check_atomic(p, Access::Write);
 }
 
@@ -128,11 +122,11 @@ pub(crate) fn try_cmpxchg_old<T>(p: *const T, scalar: bool) {
 /// (`kasan_check_read()`, arch/arm64/include/asm/barrier.h:167) and KCSAN does not see.
 #[inline(always)]
 pub(crate) fn load_acquire<T>(p: *const T) {
-    if !super::arch::LOADS_STORES_VOLATILE {
-        kasan_check(p, Access::Read);
-    }
-    if super::arch::KCSAN_SEES_ACQUIRE_RELEASE {
+    if super::arch::ACQUIRE_RELEASE_VOLATILE {
+        // rustc's KASAN instrumentation checks the volatile load itself.
         kcsan_check_atomic(p, Access::Read);
+    } else {
+        kasan_check(p, Access::Read);
     }
 }
 
@@ -142,11 +136,10 @@ pub(crate) fn load_acquire<T>(p: *const T) {
 #[inline(always)]
 pub(crate) fn store_release<T>(p: *const T) {
     kcsan_release();
-    if !super::arch::LOADS_STORES_VOLATILE {
-        kasan_check(p, Access::Write);
-    }
-    if super::arch::KCSAN_SEES_ACQUIRE_RELEASE {
+    if super::arch::ACQUIRE_RELEASE_VOLATILE {
         kcsan_check_atomic(p, Access::Write);
+    } else {
+        kasan_check(p, Access::Write);
     }
 }
 

@@ -33,7 +33,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.read() as i64
+            i64::from(v.read())
         },
     },
     RustOp {
@@ -44,7 +44,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.load(Relaxed) as i64
+            i64::from(v.load(Relaxed))
         },
     },
     RustOp {
@@ -55,7 +55,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.read_acquire() as i64
+            i64::from(v.read_acquire())
         },
     },
     RustOp {
@@ -66,7 +66,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.load(Acquire) as i64
+            i64::from(v.load(Acquire))
         },
     },
     RustOp {
@@ -149,7 +149,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.add_return(a as i32) as i64
+            i64::from(v.add_return(a as i32))
         },
     },
     RustOp {
@@ -160,7 +160,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.add_return(a as i32, Full) as i64
+            i64::from(v.add_return(a as i32, Full))
         },
     },
     RustOp {
@@ -171,7 +171,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.add_return_acquire(a as i32) as i64
+            i64::from(v.add_return_acquire(a as i32))
         },
     },
     RustOp {
@@ -182,7 +182,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.add_return(a as i32, Acquire) as i64
+            i64::from(v.add_return(a as i32, Acquire))
         },
     },
     RustOp {
@@ -193,7 +193,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.add_return_release(a as i32) as i64
+            i64::from(v.add_return_release(a as i32))
         },
     },
     RustOp {
@@ -204,7 +204,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.add_return(a as i32, Release) as i64
+            i64::from(v.add_return(a as i32, Release))
         },
     },
     RustOp {
@@ -215,7 +215,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.add_return_relaxed(a as i32) as i64
+            i64::from(v.add_return_relaxed(a as i32))
         },
     },
     RustOp {
@@ -226,7 +226,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.add_return(a as i32, Relaxed) as i64
+            i64::from(v.add_return(a as i32, Relaxed))
         },
     },
     RustOp {
@@ -237,7 +237,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_add(a as i32) as i64
+            i64::from(v.fetch_add(a as i32))
         },
     },
     RustOp {
@@ -248,7 +248,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_add(a as i32, Full) as i64
+            i64::from(v.fetch_add(a as i32, Full))
         },
     },
     RustOp {
@@ -259,7 +259,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_add_acquire(a as i32) as i64
+            i64::from(v.fetch_add_acquire(a as i32))
         },
     },
     RustOp {
@@ -270,7 +270,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_add(a as i32, Acquire) as i64
+            i64::from(v.fetch_add(a as i32, Acquire))
         },
     },
     RustOp {
@@ -281,7 +281,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_add_release(a as i32) as i64
+            i64::from(v.fetch_add_release(a as i32))
         },
     },
     RustOp {
@@ -292,7 +292,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_add(a as i32, Release) as i64
+            i64::from(v.fetch_add(a as i32, Release))
         },
     },
     RustOp {
@@ -303,7 +303,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_add_relaxed(a as i32) as i64
+            i64::from(v.fetch_add_relaxed(a as i32))
         },
     },
     RustOp {
@@ -314,7 +314,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_add(a as i32, Relaxed) as i64
+            i64::from(v.fetch_add(a as i32, Relaxed))
         },
     },
     RustOp {
@@ -349,7 +349,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.sub_return(a as i32) as i64
+            i64::from(v.sub_return(a as i32))
         },
     },
     RustOp {
@@ -360,7 +360,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.sub_return(a as i32, Full) as i64
+            i64::from(v.sub_return(a as i32, Full))
         },
     },
     RustOp {
@@ -371,7 +371,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.sub_return_acquire(a as i32) as i64
+            i64::from(v.sub_return_acquire(a as i32))
         },
     },
     RustOp {
@@ -382,7 +382,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.sub_return(a as i32, Acquire) as i64
+            i64::from(v.sub_return(a as i32, Acquire))
         },
     },
     RustOp {
@@ -393,7 +393,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.sub_return_release(a as i32) as i64
+            i64::from(v.sub_return_release(a as i32))
         },
     },
     RustOp {
@@ -404,7 +404,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.sub_return(a as i32, Release) as i64
+            i64::from(v.sub_return(a as i32, Release))
         },
     },
     RustOp {
@@ -415,7 +415,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.sub_return_relaxed(a as i32) as i64
+            i64::from(v.sub_return_relaxed(a as i32))
         },
     },
     RustOp {
@@ -426,7 +426,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.sub_return(a as i32, Relaxed) as i64
+            i64::from(v.sub_return(a as i32, Relaxed))
         },
     },
     RustOp {
@@ -437,7 +437,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_sub(a as i32) as i64
+            i64::from(v.fetch_sub(a as i32))
         },
     },
     RustOp {
@@ -448,7 +448,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_sub(a as i32, Full) as i64
+            i64::from(v.fetch_sub(a as i32, Full))
         },
     },
     RustOp {
@@ -459,7 +459,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_sub_acquire(a as i32) as i64
+            i64::from(v.fetch_sub_acquire(a as i32))
         },
     },
     RustOp {
@@ -470,7 +470,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_sub(a as i32, Acquire) as i64
+            i64::from(v.fetch_sub(a as i32, Acquire))
         },
     },
     RustOp {
@@ -481,7 +481,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_sub_release(a as i32) as i64
+            i64::from(v.fetch_sub_release(a as i32))
         },
     },
     RustOp {
@@ -492,7 +492,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_sub(a as i32, Release) as i64
+            i64::from(v.fetch_sub(a as i32, Release))
         },
     },
     RustOp {
@@ -503,7 +503,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_sub_relaxed(a as i32) as i64
+            i64::from(v.fetch_sub_relaxed(a as i32))
         },
     },
     RustOp {
@@ -514,7 +514,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_sub(a as i32, Relaxed) as i64
+            i64::from(v.fetch_sub(a as i32, Relaxed))
         },
     },
     RustOp {
@@ -549,7 +549,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.inc_return() as i64
+            i64::from(v.inc_return())
         },
     },
     RustOp {
@@ -560,7 +560,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.inc_return(Full) as i64
+            i64::from(v.inc_return(Full))
         },
     },
     RustOp {
@@ -571,7 +571,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.inc_return_acquire() as i64
+            i64::from(v.inc_return_acquire())
         },
     },
     RustOp {
@@ -582,7 +582,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.inc_return(Acquire) as i64
+            i64::from(v.inc_return(Acquire))
         },
     },
     RustOp {
@@ -593,7 +593,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.inc_return_release() as i64
+            i64::from(v.inc_return_release())
         },
     },
     RustOp {
@@ -604,7 +604,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.inc_return(Release) as i64
+            i64::from(v.inc_return(Release))
         },
     },
     RustOp {
@@ -615,7 +615,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.inc_return_relaxed() as i64
+            i64::from(v.inc_return_relaxed())
         },
     },
     RustOp {
@@ -626,7 +626,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.inc_return(Relaxed) as i64
+            i64::from(v.inc_return(Relaxed))
         },
     },
     RustOp {
@@ -637,7 +637,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_inc() as i64
+            i64::from(v.fetch_inc())
         },
     },
     RustOp {
@@ -648,7 +648,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_inc(Full) as i64
+            i64::from(v.fetch_inc(Full))
         },
     },
     RustOp {
@@ -659,7 +659,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_inc_acquire() as i64
+            i64::from(v.fetch_inc_acquire())
         },
     },
     RustOp {
@@ -670,7 +670,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_inc(Acquire) as i64
+            i64::from(v.fetch_inc(Acquire))
         },
     },
     RustOp {
@@ -681,7 +681,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_inc_release() as i64
+            i64::from(v.fetch_inc_release())
         },
     },
     RustOp {
@@ -692,7 +692,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_inc(Release) as i64
+            i64::from(v.fetch_inc(Release))
         },
     },
     RustOp {
@@ -703,7 +703,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_inc_relaxed() as i64
+            i64::from(v.fetch_inc_relaxed())
         },
     },
     RustOp {
@@ -714,7 +714,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_inc(Relaxed) as i64
+            i64::from(v.fetch_inc(Relaxed))
         },
     },
     RustOp {
@@ -749,7 +749,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.dec_return() as i64
+            i64::from(v.dec_return())
         },
     },
     RustOp {
@@ -760,7 +760,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.dec_return(Full) as i64
+            i64::from(v.dec_return(Full))
         },
     },
     RustOp {
@@ -771,7 +771,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.dec_return_acquire() as i64
+            i64::from(v.dec_return_acquire())
         },
     },
     RustOp {
@@ -782,7 +782,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.dec_return(Acquire) as i64
+            i64::from(v.dec_return(Acquire))
         },
     },
     RustOp {
@@ -793,7 +793,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.dec_return_release() as i64
+            i64::from(v.dec_return_release())
         },
     },
     RustOp {
@@ -804,7 +804,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.dec_return(Release) as i64
+            i64::from(v.dec_return(Release))
         },
     },
     RustOp {
@@ -815,7 +815,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.dec_return_relaxed() as i64
+            i64::from(v.dec_return_relaxed())
         },
     },
     RustOp {
@@ -826,7 +826,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.dec_return(Relaxed) as i64
+            i64::from(v.dec_return(Relaxed))
         },
     },
     RustOp {
@@ -837,7 +837,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_dec() as i64
+            i64::from(v.fetch_dec())
         },
     },
     RustOp {
@@ -848,7 +848,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_dec(Full) as i64
+            i64::from(v.fetch_dec(Full))
         },
     },
     RustOp {
@@ -859,7 +859,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_dec_acquire() as i64
+            i64::from(v.fetch_dec_acquire())
         },
     },
     RustOp {
@@ -870,7 +870,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_dec(Acquire) as i64
+            i64::from(v.fetch_dec(Acquire))
         },
     },
     RustOp {
@@ -881,7 +881,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_dec_release() as i64
+            i64::from(v.fetch_dec_release())
         },
     },
     RustOp {
@@ -892,7 +892,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_dec(Release) as i64
+            i64::from(v.fetch_dec(Release))
         },
     },
     RustOp {
@@ -903,7 +903,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_dec_relaxed() as i64
+            i64::from(v.fetch_dec_relaxed())
         },
     },
     RustOp {
@@ -914,7 +914,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_dec(Relaxed) as i64
+            i64::from(v.fetch_dec(Relaxed))
         },
     },
     RustOp {
@@ -949,7 +949,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_and(a as i32) as i64
+            i64::from(v.fetch_and(a as i32))
         },
     },
     RustOp {
@@ -960,7 +960,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_and(a as i32, Full) as i64
+            i64::from(v.fetch_and(a as i32, Full))
         },
     },
     RustOp {
@@ -971,7 +971,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_and_acquire(a as i32) as i64
+            i64::from(v.fetch_and_acquire(a as i32))
         },
     },
     RustOp {
@@ -982,7 +982,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_and(a as i32, Acquire) as i64
+            i64::from(v.fetch_and(a as i32, Acquire))
         },
     },
     RustOp {
@@ -993,7 +993,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_and_release(a as i32) as i64
+            i64::from(v.fetch_and_release(a as i32))
         },
     },
     RustOp {
@@ -1004,7 +1004,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_and(a as i32, Release) as i64
+            i64::from(v.fetch_and(a as i32, Release))
         },
     },
     RustOp {
@@ -1015,7 +1015,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_and_relaxed(a as i32) as i64
+            i64::from(v.fetch_and_relaxed(a as i32))
         },
     },
     RustOp {
@@ -1026,7 +1026,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_and(a as i32, Relaxed) as i64
+            i64::from(v.fetch_and(a as i32, Relaxed))
         },
     },
     RustOp {
@@ -1061,7 +1061,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_andnot(a as i32) as i64
+            i64::from(v.fetch_andnot(a as i32))
         },
     },
     RustOp {
@@ -1072,7 +1072,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as i32, Full) as i64
+            i64::from(v.fetch_andnot(a as i32, Full))
         },
     },
     RustOp {
@@ -1083,7 +1083,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_andnot_acquire(a as i32) as i64
+            i64::from(v.fetch_andnot_acquire(a as i32))
         },
     },
     RustOp {
@@ -1094,7 +1094,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as i32, Acquire) as i64
+            i64::from(v.fetch_andnot(a as i32, Acquire))
         },
     },
     RustOp {
@@ -1105,7 +1105,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_andnot_release(a as i32) as i64
+            i64::from(v.fetch_andnot_release(a as i32))
         },
     },
     RustOp {
@@ -1116,7 +1116,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as i32, Release) as i64
+            i64::from(v.fetch_andnot(a as i32, Release))
         },
     },
     RustOp {
@@ -1127,7 +1127,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_andnot_relaxed(a as i32) as i64
+            i64::from(v.fetch_andnot_relaxed(a as i32))
         },
     },
     RustOp {
@@ -1138,7 +1138,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as i32, Relaxed) as i64
+            i64::from(v.fetch_andnot(a as i32, Relaxed))
         },
     },
     RustOp {
@@ -1173,7 +1173,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_or(a as i32) as i64
+            i64::from(v.fetch_or(a as i32))
         },
     },
     RustOp {
@@ -1184,7 +1184,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_or(a as i32, Full) as i64
+            i64::from(v.fetch_or(a as i32, Full))
         },
     },
     RustOp {
@@ -1195,7 +1195,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_or_acquire(a as i32) as i64
+            i64::from(v.fetch_or_acquire(a as i32))
         },
     },
     RustOp {
@@ -1206,7 +1206,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_or(a as i32, Acquire) as i64
+            i64::from(v.fetch_or(a as i32, Acquire))
         },
     },
     RustOp {
@@ -1217,7 +1217,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_or_release(a as i32) as i64
+            i64::from(v.fetch_or_release(a as i32))
         },
     },
     RustOp {
@@ -1228,7 +1228,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_or(a as i32, Release) as i64
+            i64::from(v.fetch_or(a as i32, Release))
         },
     },
     RustOp {
@@ -1239,7 +1239,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_or_relaxed(a as i32) as i64
+            i64::from(v.fetch_or_relaxed(a as i32))
         },
     },
     RustOp {
@@ -1250,7 +1250,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_or(a as i32, Relaxed) as i64
+            i64::from(v.fetch_or(a as i32, Relaxed))
         },
     },
     RustOp {
@@ -1285,7 +1285,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_xor(a as i32) as i64
+            i64::from(v.fetch_xor(a as i32))
         },
     },
     RustOp {
@@ -1296,7 +1296,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_xor(a as i32, Full) as i64
+            i64::from(v.fetch_xor(a as i32, Full))
         },
     },
     RustOp {
@@ -1307,7 +1307,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_xor_acquire(a as i32) as i64
+            i64::from(v.fetch_xor_acquire(a as i32))
         },
     },
     RustOp {
@@ -1318,7 +1318,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_xor(a as i32, Acquire) as i64
+            i64::from(v.fetch_xor(a as i32, Acquire))
         },
     },
     RustOp {
@@ -1329,7 +1329,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_xor_release(a as i32) as i64
+            i64::from(v.fetch_xor_release(a as i32))
         },
     },
     RustOp {
@@ -1340,7 +1340,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_xor(a as i32, Release) as i64
+            i64::from(v.fetch_xor(a as i32, Release))
         },
     },
     RustOp {
@@ -1351,7 +1351,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_xor_relaxed(a as i32) as i64
+            i64::from(v.fetch_xor_relaxed(a as i32))
         },
     },
     RustOp {
@@ -1362,7 +1362,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_xor(a as i32, Relaxed) as i64
+            i64::from(v.fetch_xor(a as i32, Relaxed))
         },
     },
     RustOp {
@@ -1373,7 +1373,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.xchg(a as i32) as i64
+            i64::from(v.xchg(a as i32))
         },
     },
     RustOp {
@@ -1384,7 +1384,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.xchg(a as i32, Full) as i64
+            i64::from(v.xchg(a as i32, Full))
         },
     },
     RustOp {
@@ -1395,7 +1395,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.xchg_acquire(a as i32) as i64
+            i64::from(v.xchg_acquire(a as i32))
         },
     },
     RustOp {
@@ -1406,7 +1406,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.xchg(a as i32, Acquire) as i64
+            i64::from(v.xchg(a as i32, Acquire))
         },
     },
     RustOp {
@@ -1417,7 +1417,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.xchg_release(a as i32) as i64
+            i64::from(v.xchg_release(a as i32))
         },
     },
     RustOp {
@@ -1428,7 +1428,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.xchg(a as i32, Release) as i64
+            i64::from(v.xchg(a as i32, Release))
         },
     },
     RustOp {
@@ -1439,7 +1439,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.xchg_relaxed(a as i32) as i64
+            i64::from(v.xchg_relaxed(a as i32))
         },
     },
     RustOp {
@@ -1450,7 +1450,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.xchg(a as i32, Relaxed) as i64
+            i64::from(v.xchg(a as i32, Relaxed))
         },
     },
     RustOp {
@@ -1461,7 +1461,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.cmpxchg(a as i32, b as i32) as i64
+            i64::from(v.cmpxchg(a as i32, b as i32))
         },
     },
     RustOp {
@@ -1472,8 +1472,10 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.cmpxchg(a as i32, b as i32, Full)
-                .unwrap_or_else(|found| found) as i64
+            i64::from(
+                v.cmpxchg(a as i32, b as i32, Full)
+                    .unwrap_or_else(|found| found),
+            )
         },
     },
     RustOp {
@@ -1484,7 +1486,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.cmpxchg_acquire(a as i32, b as i32) as i64
+            i64::from(v.cmpxchg_acquire(a as i32, b as i32))
         },
     },
     RustOp {
@@ -1495,8 +1497,10 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.cmpxchg(a as i32, b as i32, Acquire)
-                .unwrap_or_else(|found| found) as i64
+            i64::from(
+                v.cmpxchg(a as i32, b as i32, Acquire)
+                    .unwrap_or_else(|found| found),
+            )
         },
     },
     RustOp {
@@ -1507,7 +1511,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.cmpxchg_release(a as i32, b as i32) as i64
+            i64::from(v.cmpxchg_release(a as i32, b as i32))
         },
     },
     RustOp {
@@ -1518,8 +1522,10 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.cmpxchg(a as i32, b as i32, Release)
-                .unwrap_or_else(|found| found) as i64
+            i64::from(
+                v.cmpxchg(a as i32, b as i32, Release)
+                    .unwrap_or_else(|found| found),
+            )
         },
     },
     RustOp {
@@ -1530,7 +1536,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.cmpxchg_relaxed(a as i32, b as i32) as i64
+            i64::from(v.cmpxchg_relaxed(a as i32, b as i32))
         },
     },
     RustOp {
@@ -1541,8 +1547,10 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.cmpxchg(a as i32, b as i32, Relaxed)
-                .unwrap_or_else(|found| found) as i64
+            i64::from(
+                v.cmpxchg(a as i32, b as i32, Relaxed)
+                    .unwrap_or_else(|found| found),
+            )
         },
     },
     RustOp {
@@ -1554,8 +1562,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             let mut old = a as i32;
-            let ret = v.try_cmpxchg(&mut old, b as i32) as i64;
-            *aux = old as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as i32));
+            *aux = i64::from(old);
             ret
         },
     },
@@ -1568,8 +1576,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
             let mut old = a as i32;
-            let ret = v.try_cmpxchg(&mut old, b as i32, Full) as i64;
-            *aux = old as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as i32, Full));
+            *aux = i64::from(old);
             ret
         },
     },
@@ -1582,8 +1590,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             let mut old = a as i32;
-            let ret = v.try_cmpxchg_acquire(&mut old, b as i32) as i64;
-            *aux = old as i64;
+            let ret = i64::from(v.try_cmpxchg_acquire(&mut old, b as i32));
+            *aux = i64::from(old);
             ret
         },
     },
@@ -1596,8 +1604,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
             let mut old = a as i32;
-            let ret = v.try_cmpxchg(&mut old, b as i32, Acquire) as i64;
-            *aux = old as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as i32, Acquire));
+            *aux = i64::from(old);
             ret
         },
     },
@@ -1610,8 +1618,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             let mut old = a as i32;
-            let ret = v.try_cmpxchg_release(&mut old, b as i32) as i64;
-            *aux = old as i64;
+            let ret = i64::from(v.try_cmpxchg_release(&mut old, b as i32));
+            *aux = i64::from(old);
             ret
         },
     },
@@ -1624,8 +1632,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
             let mut old = a as i32;
-            let ret = v.try_cmpxchg(&mut old, b as i32, Release) as i64;
-            *aux = old as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as i32, Release));
+            *aux = i64::from(old);
             ret
         },
     },
@@ -1638,8 +1646,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
             let mut old = a as i32;
-            let ret = v.try_cmpxchg_relaxed(&mut old, b as i32) as i64;
-            *aux = old as i64;
+            let ret = i64::from(v.try_cmpxchg_relaxed(&mut old, b as i32));
+            *aux = i64::from(old);
             ret
         },
     },
@@ -1652,8 +1660,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
             let mut old = a as i32;
-            let ret = v.try_cmpxchg(&mut old, b as i32, Relaxed) as i64;
-            *aux = old as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as i32, Relaxed));
+            *aux = i64::from(old);
             ret
         },
     },
@@ -1665,7 +1673,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.sub_and_test(a as i32) as i64
+            i64::from(v.sub_and_test(a as i32))
         },
     },
     RustOp {
@@ -1676,7 +1684,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.sub_and_test(a as i32, Full) as i64
+            i64::from(v.sub_and_test(a as i32, Full))
         },
     },
     RustOp {
@@ -1687,7 +1695,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.dec_and_test() as i64
+            i64::from(v.dec_and_test())
         },
     },
     RustOp {
@@ -1698,7 +1706,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.dec_and_test(Full) as i64
+            i64::from(v.dec_and_test(Full))
         },
     },
     RustOp {
@@ -1709,7 +1717,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.inc_and_test() as i64
+            i64::from(v.inc_and_test())
         },
     },
     RustOp {
@@ -1720,7 +1728,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.inc_and_test(Full) as i64
+            i64::from(v.inc_and_test(Full))
         },
     },
     RustOp {
@@ -1731,7 +1739,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.add_negative(a as i32) as i64
+            i64::from(v.add_negative(a as i32))
         },
     },
     RustOp {
@@ -1742,7 +1750,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.add_negative(a as i32, Full) as i64
+            i64::from(v.add_negative(a as i32, Full))
         },
     },
     RustOp {
@@ -1753,7 +1761,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.add_negative_acquire(a as i32) as i64
+            i64::from(v.add_negative_acquire(a as i32))
         },
     },
     RustOp {
@@ -1764,7 +1772,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.add_negative(a as i32, Acquire) as i64
+            i64::from(v.add_negative(a as i32, Acquire))
         },
     },
     RustOp {
@@ -1775,7 +1783,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.add_negative_release(a as i32) as i64
+            i64::from(v.add_negative_release(a as i32))
         },
     },
     RustOp {
@@ -1786,7 +1794,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.add_negative(a as i32, Release) as i64
+            i64::from(v.add_negative(a as i32, Release))
         },
     },
     RustOp {
@@ -1797,7 +1805,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.add_negative_relaxed(a as i32) as i64
+            i64::from(v.add_negative_relaxed(a as i32))
         },
     },
     RustOp {
@@ -1808,7 +1816,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.add_negative(a as i32, Relaxed) as i64
+            i64::from(v.add_negative(a as i32, Relaxed))
         },
     },
     RustOp {
@@ -1819,7 +1827,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.fetch_add_unless(a as i32, b as i32) as i64
+            i64::from(v.fetch_add_unless(a as i32, b as i32))
         },
     },
     RustOp {
@@ -1830,7 +1838,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.fetch_add_unless(a as i32, b as i32, Full) as i64
+            i64::from(v.fetch_add_unless(a as i32, b as i32, Full))
         },
     },
     RustOp {
@@ -1841,7 +1849,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.add_unless(a as i32, b as i32) as i64
+            i64::from(v.add_unless(a as i32, b as i32))
         },
     },
     RustOp {
@@ -1852,7 +1860,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.add_unless(a as i32, b as i32, Full) as i64
+            i64::from(v.add_unless(a as i32, b as i32, Full))
         },
     },
     RustOp {
@@ -1863,7 +1871,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.inc_not_zero() as i64
+            i64::from(v.inc_not_zero())
         },
     },
     RustOp {
@@ -1874,7 +1882,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.inc_not_zero(Full) as i64
+            i64::from(v.inc_not_zero(Full))
         },
     },
     RustOp {
@@ -1885,7 +1893,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.inc_unless_negative() as i64
+            i64::from(v.inc_unless_negative())
         },
     },
     RustOp {
@@ -1896,7 +1904,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.inc_unless_negative(Full) as i64
+            i64::from(v.inc_unless_negative(Full))
         },
     },
     RustOp {
@@ -1907,7 +1915,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.dec_unless_positive() as i64
+            i64::from(v.dec_unless_positive())
         },
     },
     RustOp {
@@ -1918,7 +1926,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.dec_unless_positive(Full) as i64
+            i64::from(v.dec_unless_positive(Full))
         },
     },
     RustOp {
@@ -1929,7 +1937,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI32::from_ptr(p.cast()) };
-            v.dec_if_positive() as i64
+            i64::from(v.dec_if_positive())
         },
     },
     RustOp {
@@ -1940,7 +1948,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i32>::from_ptr(p.cast()) };
-            v.dec_if_positive(Full) as i64
+            i64::from(v.dec_if_positive(Full))
         },
     },
     RustOp {
@@ -3468,7 +3476,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             let mut old = a;
-            let ret = v.try_cmpxchg(&mut old, b) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b));
             *aux = old;
             ret
         },
@@ -3482,7 +3490,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
             let mut old = a;
-            let ret = v.try_cmpxchg(&mut old, b, Full) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b, Full));
             *aux = old;
             ret
         },
@@ -3496,7 +3504,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             let mut old = a;
-            let ret = v.try_cmpxchg_acquire(&mut old, b) as i64;
+            let ret = i64::from(v.try_cmpxchg_acquire(&mut old, b));
             *aux = old;
             ret
         },
@@ -3510,7 +3518,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
             let mut old = a;
-            let ret = v.try_cmpxchg(&mut old, b, Acquire) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b, Acquire));
             *aux = old;
             ret
         },
@@ -3524,7 +3532,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             let mut old = a;
-            let ret = v.try_cmpxchg_release(&mut old, b) as i64;
+            let ret = i64::from(v.try_cmpxchg_release(&mut old, b));
             *aux = old;
             ret
         },
@@ -3538,7 +3546,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
             let mut old = a;
-            let ret = v.try_cmpxchg(&mut old, b, Release) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b, Release));
             *aux = old;
             ret
         },
@@ -3552,7 +3560,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
             let mut old = a;
-            let ret = v.try_cmpxchg_relaxed(&mut old, b) as i64;
+            let ret = i64::from(v.try_cmpxchg_relaxed(&mut old, b));
             *aux = old;
             ret
         },
@@ -3566,7 +3574,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
             let mut old = a;
-            let ret = v.try_cmpxchg(&mut old, b, Relaxed) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b, Relaxed));
             *aux = old;
             ret
         },
@@ -3579,7 +3587,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
-            v.sub_and_test(a) as i64
+            i64::from(v.sub_and_test(a))
         },
     },
     RustOp {
@@ -3590,7 +3598,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
-            v.sub_and_test(a, Full) as i64
+            i64::from(v.sub_and_test(a, Full))
         },
     },
     RustOp {
@@ -3601,7 +3609,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
-            v.dec_and_test() as i64
+            i64::from(v.dec_and_test())
         },
     },
     RustOp {
@@ -3612,7 +3620,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
-            v.dec_and_test(Full) as i64
+            i64::from(v.dec_and_test(Full))
         },
     },
     RustOp {
@@ -3623,7 +3631,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
-            v.inc_and_test() as i64
+            i64::from(v.inc_and_test())
         },
     },
     RustOp {
@@ -3634,7 +3642,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
-            v.inc_and_test(Full) as i64
+            i64::from(v.inc_and_test(Full))
         },
     },
     RustOp {
@@ -3645,7 +3653,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
-            v.add_negative(a) as i64
+            i64::from(v.add_negative(a))
         },
     },
     RustOp {
@@ -3656,7 +3664,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
-            v.add_negative(a, Full) as i64
+            i64::from(v.add_negative(a, Full))
         },
     },
     RustOp {
@@ -3667,7 +3675,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
-            v.add_negative_acquire(a) as i64
+            i64::from(v.add_negative_acquire(a))
         },
     },
     RustOp {
@@ -3678,7 +3686,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
-            v.add_negative(a, Acquire) as i64
+            i64::from(v.add_negative(a, Acquire))
         },
     },
     RustOp {
@@ -3689,7 +3697,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
-            v.add_negative_release(a) as i64
+            i64::from(v.add_negative_release(a))
         },
     },
     RustOp {
@@ -3700,7 +3708,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
-            v.add_negative(a, Release) as i64
+            i64::from(v.add_negative(a, Release))
         },
     },
     RustOp {
@@ -3711,7 +3719,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
-            v.add_negative_relaxed(a) as i64
+            i64::from(v.add_negative_relaxed(a))
         },
     },
     RustOp {
@@ -3722,7 +3730,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
-            v.add_negative(a, Relaxed) as i64
+            i64::from(v.add_negative(a, Relaxed))
         },
     },
     RustOp {
@@ -3755,7 +3763,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
-            v.add_unless(a, b) as i64
+            i64::from(v.add_unless(a, b))
         },
     },
     RustOp {
@@ -3766,7 +3774,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
-            v.add_unless(a, b, Full) as i64
+            i64::from(v.add_unless(a, b, Full))
         },
     },
     RustOp {
@@ -3777,7 +3785,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
-            v.inc_not_zero() as i64
+            i64::from(v.inc_not_zero())
         },
     },
     RustOp {
@@ -3788,7 +3796,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
-            v.inc_not_zero(Full) as i64
+            i64::from(v.inc_not_zero(Full))
         },
     },
     RustOp {
@@ -3799,7 +3807,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
-            v.inc_unless_negative() as i64
+            i64::from(v.inc_unless_negative())
         },
     },
     RustOp {
@@ -3810,7 +3818,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
-            v.inc_unless_negative(Full) as i64
+            i64::from(v.inc_unless_negative(Full))
         },
     },
     RustOp {
@@ -3821,7 +3829,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicI64::from_ptr(p.cast()) };
-            v.dec_unless_positive() as i64
+            i64::from(v.dec_unless_positive())
         },
     },
     RustOp {
@@ -3832,7 +3840,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<i64>::from_ptr(p.cast()) };
-            v.dec_unless_positive(Full) as i64
+            i64::from(v.dec_unless_positive(Full))
         },
     },
     RustOp {
@@ -5386,7 +5394,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             let mut old = a as isize;
-            let ret = v.try_cmpxchg(&mut old, b as isize) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as isize));
             *aux = old as i64;
             ret
         },
@@ -5400,7 +5408,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
             let mut old = a as isize;
-            let ret = v.try_cmpxchg(&mut old, b as isize, Full) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as isize, Full));
             *aux = old as i64;
             ret
         },
@@ -5414,7 +5422,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             let mut old = a as isize;
-            let ret = v.try_cmpxchg_acquire(&mut old, b as isize) as i64;
+            let ret = i64::from(v.try_cmpxchg_acquire(&mut old, b as isize));
             *aux = old as i64;
             ret
         },
@@ -5428,7 +5436,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
             let mut old = a as isize;
-            let ret = v.try_cmpxchg(&mut old, b as isize, Acquire) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as isize, Acquire));
             *aux = old as i64;
             ret
         },
@@ -5442,7 +5450,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             let mut old = a as isize;
-            let ret = v.try_cmpxchg_release(&mut old, b as isize) as i64;
+            let ret = i64::from(v.try_cmpxchg_release(&mut old, b as isize));
             *aux = old as i64;
             ret
         },
@@ -5456,7 +5464,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
             let mut old = a as isize;
-            let ret = v.try_cmpxchg(&mut old, b as isize, Release) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as isize, Release));
             *aux = old as i64;
             ret
         },
@@ -5470,7 +5478,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
             let mut old = a as isize;
-            let ret = v.try_cmpxchg_relaxed(&mut old, b as isize) as i64;
+            let ret = i64::from(v.try_cmpxchg_relaxed(&mut old, b as isize));
             *aux = old as i64;
             ret
         },
@@ -5484,7 +5492,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
             let mut old = a as isize;
-            let ret = v.try_cmpxchg(&mut old, b as isize, Relaxed) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as isize, Relaxed));
             *aux = old as i64;
             ret
         },
@@ -5497,7 +5505,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
-            v.sub_and_test(a as isize) as i64
+            i64::from(v.sub_and_test(a as isize))
         },
     },
     RustOp {
@@ -5508,7 +5516,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
-            v.sub_and_test(a as isize, Full) as i64
+            i64::from(v.sub_and_test(a as isize, Full))
         },
     },
     RustOp {
@@ -5519,7 +5527,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
-            v.dec_and_test() as i64
+            i64::from(v.dec_and_test())
         },
     },
     RustOp {
@@ -5530,7 +5538,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
-            v.dec_and_test(Full) as i64
+            i64::from(v.dec_and_test(Full))
         },
     },
     RustOp {
@@ -5541,7 +5549,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
-            v.inc_and_test() as i64
+            i64::from(v.inc_and_test())
         },
     },
     RustOp {
@@ -5552,7 +5560,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
-            v.inc_and_test(Full) as i64
+            i64::from(v.inc_and_test(Full))
         },
     },
     RustOp {
@@ -5563,7 +5571,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
-            v.add_negative(a as isize) as i64
+            i64::from(v.add_negative(a as isize))
         },
     },
     RustOp {
@@ -5574,7 +5582,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
-            v.add_negative(a as isize, Full) as i64
+            i64::from(v.add_negative(a as isize, Full))
         },
     },
     RustOp {
@@ -5585,7 +5593,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
-            v.add_negative_acquire(a as isize) as i64
+            i64::from(v.add_negative_acquire(a as isize))
         },
     },
     RustOp {
@@ -5596,7 +5604,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
-            v.add_negative(a as isize, Acquire) as i64
+            i64::from(v.add_negative(a as isize, Acquire))
         },
     },
     RustOp {
@@ -5607,7 +5615,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
-            v.add_negative_release(a as isize) as i64
+            i64::from(v.add_negative_release(a as isize))
         },
     },
     RustOp {
@@ -5618,7 +5626,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
-            v.add_negative(a as isize, Release) as i64
+            i64::from(v.add_negative(a as isize, Release))
         },
     },
     RustOp {
@@ -5629,7 +5637,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
-            v.add_negative_relaxed(a as isize) as i64
+            i64::from(v.add_negative_relaxed(a as isize))
         },
     },
     RustOp {
@@ -5640,7 +5648,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
-            v.add_negative(a as isize, Relaxed) as i64
+            i64::from(v.add_negative(a as isize, Relaxed))
         },
     },
     RustOp {
@@ -5673,7 +5681,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
-            v.add_unless(a as isize, b as isize) as i64
+            i64::from(v.add_unless(a as isize, b as isize))
         },
     },
     RustOp {
@@ -5684,7 +5692,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
-            v.add_unless(a as isize, b as isize, Full) as i64
+            i64::from(v.add_unless(a as isize, b as isize, Full))
         },
     },
     RustOp {
@@ -5695,7 +5703,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
-            v.inc_not_zero() as i64
+            i64::from(v.inc_not_zero())
         },
     },
     RustOp {
@@ -5706,7 +5714,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
-            v.inc_not_zero(Full) as i64
+            i64::from(v.inc_not_zero(Full))
         },
     },
     RustOp {
@@ -5717,7 +5725,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
-            v.inc_unless_negative() as i64
+            i64::from(v.inc_unless_negative())
         },
     },
     RustOp {
@@ -5728,7 +5736,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
-            v.inc_unless_negative(Full) as i64
+            i64::from(v.inc_unless_negative(Full))
         },
     },
     RustOp {
@@ -5739,7 +5747,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicIsize::from_ptr(p.cast()) };
-            v.dec_unless_positive() as i64
+            i64::from(v.dec_unless_positive())
         },
     },
     RustOp {
@@ -5750,7 +5758,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<isize>::from_ptr(p.cast()) };
-            v.dec_unless_positive(Full) as i64
+            i64::from(v.dec_unless_positive(Full))
         },
     },
     RustOp {
@@ -5783,7 +5791,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.read() as i32 as i64
+            i64::from(v.read() as i32)
         },
     },
     RustOp {
@@ -5794,7 +5802,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.load(Relaxed) as i32 as i64
+            i64::from(v.load(Relaxed) as i32)
         },
     },
     RustOp {
@@ -5805,7 +5813,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.read_acquire() as i32 as i64
+            i64::from(v.read_acquire() as i32)
         },
     },
     RustOp {
@@ -5816,7 +5824,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.load(Acquire) as i32 as i64
+            i64::from(v.load(Acquire) as i32)
         },
     },
     RustOp {
@@ -5899,7 +5907,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.add_return(a as u32) as i32 as i64
+            i64::from(v.add_return(a as u32) as i32)
         },
     },
     RustOp {
@@ -5910,7 +5918,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.add_return(a as u32, Full) as i32 as i64
+            i64::from(v.add_return(a as u32, Full) as i32)
         },
     },
     RustOp {
@@ -5921,7 +5929,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.add_return_acquire(a as u32) as i32 as i64
+            i64::from(v.add_return_acquire(a as u32) as i32)
         },
     },
     RustOp {
@@ -5932,7 +5940,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.add_return(a as u32, Acquire) as i32 as i64
+            i64::from(v.add_return(a as u32, Acquire) as i32)
         },
     },
     RustOp {
@@ -5943,7 +5951,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.add_return_release(a as u32) as i32 as i64
+            i64::from(v.add_return_release(a as u32) as i32)
         },
     },
     RustOp {
@@ -5954,7 +5962,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.add_return(a as u32, Release) as i32 as i64
+            i64::from(v.add_return(a as u32, Release) as i32)
         },
     },
     RustOp {
@@ -5965,7 +5973,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.add_return_relaxed(a as u32) as i32 as i64
+            i64::from(v.add_return_relaxed(a as u32) as i32)
         },
     },
     RustOp {
@@ -5976,7 +5984,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.add_return(a as u32, Relaxed) as i32 as i64
+            i64::from(v.add_return(a as u32, Relaxed) as i32)
         },
     },
     RustOp {
@@ -5987,7 +5995,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_add(a as u32) as i32 as i64
+            i64::from(v.fetch_add(a as u32) as i32)
         },
     },
     RustOp {
@@ -5998,7 +6006,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_add(a as u32, Full) as i32 as i64
+            i64::from(v.fetch_add(a as u32, Full) as i32)
         },
     },
     RustOp {
@@ -6009,7 +6017,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_add_acquire(a as u32) as i32 as i64
+            i64::from(v.fetch_add_acquire(a as u32) as i32)
         },
     },
     RustOp {
@@ -6020,7 +6028,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_add(a as u32, Acquire) as i32 as i64
+            i64::from(v.fetch_add(a as u32, Acquire) as i32)
         },
     },
     RustOp {
@@ -6031,7 +6039,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_add_release(a as u32) as i32 as i64
+            i64::from(v.fetch_add_release(a as u32) as i32)
         },
     },
     RustOp {
@@ -6042,7 +6050,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_add(a as u32, Release) as i32 as i64
+            i64::from(v.fetch_add(a as u32, Release) as i32)
         },
     },
     RustOp {
@@ -6053,7 +6061,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_add_relaxed(a as u32) as i32 as i64
+            i64::from(v.fetch_add_relaxed(a as u32) as i32)
         },
     },
     RustOp {
@@ -6064,7 +6072,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_add(a as u32, Relaxed) as i32 as i64
+            i64::from(v.fetch_add(a as u32, Relaxed) as i32)
         },
     },
     RustOp {
@@ -6099,7 +6107,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.sub_return(a as u32) as i32 as i64
+            i64::from(v.sub_return(a as u32) as i32)
         },
     },
     RustOp {
@@ -6110,7 +6118,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.sub_return(a as u32, Full) as i32 as i64
+            i64::from(v.sub_return(a as u32, Full) as i32)
         },
     },
     RustOp {
@@ -6121,7 +6129,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.sub_return_acquire(a as u32) as i32 as i64
+            i64::from(v.sub_return_acquire(a as u32) as i32)
         },
     },
     RustOp {
@@ -6132,7 +6140,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.sub_return(a as u32, Acquire) as i32 as i64
+            i64::from(v.sub_return(a as u32, Acquire) as i32)
         },
     },
     RustOp {
@@ -6143,7 +6151,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.sub_return_release(a as u32) as i32 as i64
+            i64::from(v.sub_return_release(a as u32) as i32)
         },
     },
     RustOp {
@@ -6154,7 +6162,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.sub_return(a as u32, Release) as i32 as i64
+            i64::from(v.sub_return(a as u32, Release) as i32)
         },
     },
     RustOp {
@@ -6165,7 +6173,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.sub_return_relaxed(a as u32) as i32 as i64
+            i64::from(v.sub_return_relaxed(a as u32) as i32)
         },
     },
     RustOp {
@@ -6176,7 +6184,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.sub_return(a as u32, Relaxed) as i32 as i64
+            i64::from(v.sub_return(a as u32, Relaxed) as i32)
         },
     },
     RustOp {
@@ -6187,7 +6195,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_sub(a as u32) as i32 as i64
+            i64::from(v.fetch_sub(a as u32) as i32)
         },
     },
     RustOp {
@@ -6198,7 +6206,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_sub(a as u32, Full) as i32 as i64
+            i64::from(v.fetch_sub(a as u32, Full) as i32)
         },
     },
     RustOp {
@@ -6209,7 +6217,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_sub_acquire(a as u32) as i32 as i64
+            i64::from(v.fetch_sub_acquire(a as u32) as i32)
         },
     },
     RustOp {
@@ -6220,7 +6228,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_sub(a as u32, Acquire) as i32 as i64
+            i64::from(v.fetch_sub(a as u32, Acquire) as i32)
         },
     },
     RustOp {
@@ -6231,7 +6239,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_sub_release(a as u32) as i32 as i64
+            i64::from(v.fetch_sub_release(a as u32) as i32)
         },
     },
     RustOp {
@@ -6242,7 +6250,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_sub(a as u32, Release) as i32 as i64
+            i64::from(v.fetch_sub(a as u32, Release) as i32)
         },
     },
     RustOp {
@@ -6253,7 +6261,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_sub_relaxed(a as u32) as i32 as i64
+            i64::from(v.fetch_sub_relaxed(a as u32) as i32)
         },
     },
     RustOp {
@@ -6264,7 +6272,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_sub(a as u32, Relaxed) as i32 as i64
+            i64::from(v.fetch_sub(a as u32, Relaxed) as i32)
         },
     },
     RustOp {
@@ -6299,7 +6307,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.inc_return() as i32 as i64
+            i64::from(v.inc_return() as i32)
         },
     },
     RustOp {
@@ -6310,7 +6318,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.inc_return(Full) as i32 as i64
+            i64::from(v.inc_return(Full) as i32)
         },
     },
     RustOp {
@@ -6321,7 +6329,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.inc_return_acquire() as i32 as i64
+            i64::from(v.inc_return_acquire() as i32)
         },
     },
     RustOp {
@@ -6332,7 +6340,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.inc_return(Acquire) as i32 as i64
+            i64::from(v.inc_return(Acquire) as i32)
         },
     },
     RustOp {
@@ -6343,7 +6351,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.inc_return_release() as i32 as i64
+            i64::from(v.inc_return_release() as i32)
         },
     },
     RustOp {
@@ -6354,7 +6362,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.inc_return(Release) as i32 as i64
+            i64::from(v.inc_return(Release) as i32)
         },
     },
     RustOp {
@@ -6365,7 +6373,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.inc_return_relaxed() as i32 as i64
+            i64::from(v.inc_return_relaxed() as i32)
         },
     },
     RustOp {
@@ -6376,7 +6384,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.inc_return(Relaxed) as i32 as i64
+            i64::from(v.inc_return(Relaxed) as i32)
         },
     },
     RustOp {
@@ -6387,7 +6395,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_inc() as i32 as i64
+            i64::from(v.fetch_inc() as i32)
         },
     },
     RustOp {
@@ -6398,7 +6406,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_inc(Full) as i32 as i64
+            i64::from(v.fetch_inc(Full) as i32)
         },
     },
     RustOp {
@@ -6409,7 +6417,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_inc_acquire() as i32 as i64
+            i64::from(v.fetch_inc_acquire() as i32)
         },
     },
     RustOp {
@@ -6420,7 +6428,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_inc(Acquire) as i32 as i64
+            i64::from(v.fetch_inc(Acquire) as i32)
         },
     },
     RustOp {
@@ -6431,7 +6439,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_inc_release() as i32 as i64
+            i64::from(v.fetch_inc_release() as i32)
         },
     },
     RustOp {
@@ -6442,7 +6450,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_inc(Release) as i32 as i64
+            i64::from(v.fetch_inc(Release) as i32)
         },
     },
     RustOp {
@@ -6453,7 +6461,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_inc_relaxed() as i32 as i64
+            i64::from(v.fetch_inc_relaxed() as i32)
         },
     },
     RustOp {
@@ -6464,7 +6472,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_inc(Relaxed) as i32 as i64
+            i64::from(v.fetch_inc(Relaxed) as i32)
         },
     },
     RustOp {
@@ -6499,7 +6507,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.dec_return() as i32 as i64
+            i64::from(v.dec_return() as i32)
         },
     },
     RustOp {
@@ -6510,7 +6518,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.dec_return(Full) as i32 as i64
+            i64::from(v.dec_return(Full) as i32)
         },
     },
     RustOp {
@@ -6521,7 +6529,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.dec_return_acquire() as i32 as i64
+            i64::from(v.dec_return_acquire() as i32)
         },
     },
     RustOp {
@@ -6532,7 +6540,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.dec_return(Acquire) as i32 as i64
+            i64::from(v.dec_return(Acquire) as i32)
         },
     },
     RustOp {
@@ -6543,7 +6551,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.dec_return_release() as i32 as i64
+            i64::from(v.dec_return_release() as i32)
         },
     },
     RustOp {
@@ -6554,7 +6562,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.dec_return(Release) as i32 as i64
+            i64::from(v.dec_return(Release) as i32)
         },
     },
     RustOp {
@@ -6565,7 +6573,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.dec_return_relaxed() as i32 as i64
+            i64::from(v.dec_return_relaxed() as i32)
         },
     },
     RustOp {
@@ -6576,7 +6584,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.dec_return(Relaxed) as i32 as i64
+            i64::from(v.dec_return(Relaxed) as i32)
         },
     },
     RustOp {
@@ -6587,7 +6595,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_dec() as i32 as i64
+            i64::from(v.fetch_dec() as i32)
         },
     },
     RustOp {
@@ -6598,7 +6606,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_dec(Full) as i32 as i64
+            i64::from(v.fetch_dec(Full) as i32)
         },
     },
     RustOp {
@@ -6609,7 +6617,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_dec_acquire() as i32 as i64
+            i64::from(v.fetch_dec_acquire() as i32)
         },
     },
     RustOp {
@@ -6620,7 +6628,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_dec(Acquire) as i32 as i64
+            i64::from(v.fetch_dec(Acquire) as i32)
         },
     },
     RustOp {
@@ -6631,7 +6639,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_dec_release() as i32 as i64
+            i64::from(v.fetch_dec_release() as i32)
         },
     },
     RustOp {
@@ -6642,7 +6650,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_dec(Release) as i32 as i64
+            i64::from(v.fetch_dec(Release) as i32)
         },
     },
     RustOp {
@@ -6653,7 +6661,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_dec_relaxed() as i32 as i64
+            i64::from(v.fetch_dec_relaxed() as i32)
         },
     },
     RustOp {
@@ -6664,7 +6672,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_dec(Relaxed) as i32 as i64
+            i64::from(v.fetch_dec(Relaxed) as i32)
         },
     },
     RustOp {
@@ -6699,7 +6707,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_and(a as u32) as i32 as i64
+            i64::from(v.fetch_and(a as u32) as i32)
         },
     },
     RustOp {
@@ -6710,7 +6718,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_and(a as u32, Full) as i32 as i64
+            i64::from(v.fetch_and(a as u32, Full) as i32)
         },
     },
     RustOp {
@@ -6721,7 +6729,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_and_acquire(a as u32) as i32 as i64
+            i64::from(v.fetch_and_acquire(a as u32) as i32)
         },
     },
     RustOp {
@@ -6732,7 +6740,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_and(a as u32, Acquire) as i32 as i64
+            i64::from(v.fetch_and(a as u32, Acquire) as i32)
         },
     },
     RustOp {
@@ -6743,7 +6751,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_and_release(a as u32) as i32 as i64
+            i64::from(v.fetch_and_release(a as u32) as i32)
         },
     },
     RustOp {
@@ -6754,7 +6762,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_and(a as u32, Release) as i32 as i64
+            i64::from(v.fetch_and(a as u32, Release) as i32)
         },
     },
     RustOp {
@@ -6765,7 +6773,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_and_relaxed(a as u32) as i32 as i64
+            i64::from(v.fetch_and_relaxed(a as u32) as i32)
         },
     },
     RustOp {
@@ -6776,7 +6784,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_and(a as u32, Relaxed) as i32 as i64
+            i64::from(v.fetch_and(a as u32, Relaxed) as i32)
         },
     },
     RustOp {
@@ -6811,7 +6819,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_andnot(a as u32) as i32 as i64
+            i64::from(v.fetch_andnot(a as u32) as i32)
         },
     },
     RustOp {
@@ -6822,7 +6830,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as u32, Full) as i32 as i64
+            i64::from(v.fetch_andnot(a as u32, Full) as i32)
         },
     },
     RustOp {
@@ -6833,7 +6841,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_andnot_acquire(a as u32) as i32 as i64
+            i64::from(v.fetch_andnot_acquire(a as u32) as i32)
         },
     },
     RustOp {
@@ -6844,7 +6852,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as u32, Acquire) as i32 as i64
+            i64::from(v.fetch_andnot(a as u32, Acquire) as i32)
         },
     },
     RustOp {
@@ -6855,7 +6863,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_andnot_release(a as u32) as i32 as i64
+            i64::from(v.fetch_andnot_release(a as u32) as i32)
         },
     },
     RustOp {
@@ -6866,7 +6874,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as u32, Release) as i32 as i64
+            i64::from(v.fetch_andnot(a as u32, Release) as i32)
         },
     },
     RustOp {
@@ -6877,7 +6885,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_andnot_relaxed(a as u32) as i32 as i64
+            i64::from(v.fetch_andnot_relaxed(a as u32) as i32)
         },
     },
     RustOp {
@@ -6888,7 +6896,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as u32, Relaxed) as i32 as i64
+            i64::from(v.fetch_andnot(a as u32, Relaxed) as i32)
         },
     },
     RustOp {
@@ -6923,7 +6931,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_or(a as u32) as i32 as i64
+            i64::from(v.fetch_or(a as u32) as i32)
         },
     },
     RustOp {
@@ -6934,7 +6942,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_or(a as u32, Full) as i32 as i64
+            i64::from(v.fetch_or(a as u32, Full) as i32)
         },
     },
     RustOp {
@@ -6945,7 +6953,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_or_acquire(a as u32) as i32 as i64
+            i64::from(v.fetch_or_acquire(a as u32) as i32)
         },
     },
     RustOp {
@@ -6956,7 +6964,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_or(a as u32, Acquire) as i32 as i64
+            i64::from(v.fetch_or(a as u32, Acquire) as i32)
         },
     },
     RustOp {
@@ -6967,7 +6975,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_or_release(a as u32) as i32 as i64
+            i64::from(v.fetch_or_release(a as u32) as i32)
         },
     },
     RustOp {
@@ -6978,7 +6986,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_or(a as u32, Release) as i32 as i64
+            i64::from(v.fetch_or(a as u32, Release) as i32)
         },
     },
     RustOp {
@@ -6989,7 +6997,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_or_relaxed(a as u32) as i32 as i64
+            i64::from(v.fetch_or_relaxed(a as u32) as i32)
         },
     },
     RustOp {
@@ -7000,7 +7008,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_or(a as u32, Relaxed) as i32 as i64
+            i64::from(v.fetch_or(a as u32, Relaxed) as i32)
         },
     },
     RustOp {
@@ -7035,7 +7043,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_xor(a as u32) as i32 as i64
+            i64::from(v.fetch_xor(a as u32) as i32)
         },
     },
     RustOp {
@@ -7046,7 +7054,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_xor(a as u32, Full) as i32 as i64
+            i64::from(v.fetch_xor(a as u32, Full) as i32)
         },
     },
     RustOp {
@@ -7057,7 +7065,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_xor_acquire(a as u32) as i32 as i64
+            i64::from(v.fetch_xor_acquire(a as u32) as i32)
         },
     },
     RustOp {
@@ -7068,7 +7076,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_xor(a as u32, Acquire) as i32 as i64
+            i64::from(v.fetch_xor(a as u32, Acquire) as i32)
         },
     },
     RustOp {
@@ -7079,7 +7087,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_xor_release(a as u32) as i32 as i64
+            i64::from(v.fetch_xor_release(a as u32) as i32)
         },
     },
     RustOp {
@@ -7090,7 +7098,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_xor(a as u32, Release) as i32 as i64
+            i64::from(v.fetch_xor(a as u32, Release) as i32)
         },
     },
     RustOp {
@@ -7101,7 +7109,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_xor_relaxed(a as u32) as i32 as i64
+            i64::from(v.fetch_xor_relaxed(a as u32) as i32)
         },
     },
     RustOp {
@@ -7112,7 +7120,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_xor(a as u32, Relaxed) as i32 as i64
+            i64::from(v.fetch_xor(a as u32, Relaxed) as i32)
         },
     },
     RustOp {
@@ -7123,7 +7131,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.xchg(a as u32) as i32 as i64
+            i64::from(v.xchg(a as u32) as i32)
         },
     },
     RustOp {
@@ -7134,7 +7142,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.xchg(a as u32, Full) as i32 as i64
+            i64::from(v.xchg(a as u32, Full) as i32)
         },
     },
     RustOp {
@@ -7145,7 +7153,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.xchg_acquire(a as u32) as i32 as i64
+            i64::from(v.xchg_acquire(a as u32) as i32)
         },
     },
     RustOp {
@@ -7156,7 +7164,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.xchg(a as u32, Acquire) as i32 as i64
+            i64::from(v.xchg(a as u32, Acquire) as i32)
         },
     },
     RustOp {
@@ -7167,7 +7175,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.xchg_release(a as u32) as i32 as i64
+            i64::from(v.xchg_release(a as u32) as i32)
         },
     },
     RustOp {
@@ -7178,7 +7186,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.xchg(a as u32, Release) as i32 as i64
+            i64::from(v.xchg(a as u32, Release) as i32)
         },
     },
     RustOp {
@@ -7189,7 +7197,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.xchg_relaxed(a as u32) as i32 as i64
+            i64::from(v.xchg_relaxed(a as u32) as i32)
         },
     },
     RustOp {
@@ -7200,7 +7208,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.xchg(a as u32, Relaxed) as i32 as i64
+            i64::from(v.xchg(a as u32, Relaxed) as i32)
         },
     },
     RustOp {
@@ -7211,7 +7219,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.cmpxchg(a as u32, b as u32) as i32 as i64
+            i64::from(v.cmpxchg(a as u32, b as u32) as i32)
         },
     },
     RustOp {
@@ -7222,8 +7230,10 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.cmpxchg(a as u32, b as u32, Full)
-                .unwrap_or_else(|found| found) as i32 as i64
+            i64::from(
+                v.cmpxchg(a as u32, b as u32, Full)
+                    .unwrap_or_else(|found| found) as i32,
+            )
         },
     },
     RustOp {
@@ -7234,7 +7244,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.cmpxchg_acquire(a as u32, b as u32) as i32 as i64
+            i64::from(v.cmpxchg_acquire(a as u32, b as u32) as i32)
         },
     },
     RustOp {
@@ -7245,8 +7255,10 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.cmpxchg(a as u32, b as u32, Acquire)
-                .unwrap_or_else(|found| found) as i32 as i64
+            i64::from(
+                v.cmpxchg(a as u32, b as u32, Acquire)
+                    .unwrap_or_else(|found| found) as i32,
+            )
         },
     },
     RustOp {
@@ -7257,7 +7269,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.cmpxchg_release(a as u32, b as u32) as i32 as i64
+            i64::from(v.cmpxchg_release(a as u32, b as u32) as i32)
         },
     },
     RustOp {
@@ -7268,8 +7280,10 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.cmpxchg(a as u32, b as u32, Release)
-                .unwrap_or_else(|found| found) as i32 as i64
+            i64::from(
+                v.cmpxchg(a as u32, b as u32, Release)
+                    .unwrap_or_else(|found| found) as i32,
+            )
         },
     },
     RustOp {
@@ -7280,7 +7294,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.cmpxchg_relaxed(a as u32, b as u32) as i32 as i64
+            i64::from(v.cmpxchg_relaxed(a as u32, b as u32) as i32)
         },
     },
     RustOp {
@@ -7291,8 +7305,10 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.cmpxchg(a as u32, b as u32, Relaxed)
-                .unwrap_or_else(|found| found) as i32 as i64
+            i64::from(
+                v.cmpxchg(a as u32, b as u32, Relaxed)
+                    .unwrap_or_else(|found| found) as i32,
+            )
         },
     },
     RustOp {
@@ -7304,8 +7320,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             let mut old = a as u32;
-            let ret = v.try_cmpxchg(&mut old, b as u32) as i64;
-            *aux = old as i32 as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as u32));
+            *aux = i64::from(old as i32);
             ret
         },
     },
@@ -7318,8 +7334,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
             let mut old = a as u32;
-            let ret = v.try_cmpxchg(&mut old, b as u32, Full) as i64;
-            *aux = old as i32 as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as u32, Full));
+            *aux = i64::from(old as i32);
             ret
         },
     },
@@ -7332,8 +7348,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             let mut old = a as u32;
-            let ret = v.try_cmpxchg_acquire(&mut old, b as u32) as i64;
-            *aux = old as i32 as i64;
+            let ret = i64::from(v.try_cmpxchg_acquire(&mut old, b as u32));
+            *aux = i64::from(old as i32);
             ret
         },
     },
@@ -7346,8 +7362,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
             let mut old = a as u32;
-            let ret = v.try_cmpxchg(&mut old, b as u32, Acquire) as i64;
-            *aux = old as i32 as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as u32, Acquire));
+            *aux = i64::from(old as i32);
             ret
         },
     },
@@ -7360,8 +7376,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             let mut old = a as u32;
-            let ret = v.try_cmpxchg_release(&mut old, b as u32) as i64;
-            *aux = old as i32 as i64;
+            let ret = i64::from(v.try_cmpxchg_release(&mut old, b as u32));
+            *aux = i64::from(old as i32);
             ret
         },
     },
@@ -7374,8 +7390,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
             let mut old = a as u32;
-            let ret = v.try_cmpxchg(&mut old, b as u32, Release) as i64;
-            *aux = old as i32 as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as u32, Release));
+            *aux = i64::from(old as i32);
             ret
         },
     },
@@ -7388,8 +7404,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
             let mut old = a as u32;
-            let ret = v.try_cmpxchg_relaxed(&mut old, b as u32) as i64;
-            *aux = old as i32 as i64;
+            let ret = i64::from(v.try_cmpxchg_relaxed(&mut old, b as u32));
+            *aux = i64::from(old as i32);
             ret
         },
     },
@@ -7402,8 +7418,8 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
             let mut old = a as u32;
-            let ret = v.try_cmpxchg(&mut old, b as u32, Relaxed) as i64;
-            *aux = old as i32 as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as u32, Relaxed));
+            *aux = i64::from(old as i32);
             ret
         },
     },
@@ -7415,7 +7431,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.sub_and_test(a as u32) as i64
+            i64::from(v.sub_and_test(a as u32))
         },
     },
     RustOp {
@@ -7426,7 +7442,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.sub_and_test(a as u32, Full) as i64
+            i64::from(v.sub_and_test(a as u32, Full))
         },
     },
     RustOp {
@@ -7437,7 +7453,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.dec_and_test() as i64
+            i64::from(v.dec_and_test())
         },
     },
     RustOp {
@@ -7448,7 +7464,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.dec_and_test(Full) as i64
+            i64::from(v.dec_and_test(Full))
         },
     },
     RustOp {
@@ -7459,7 +7475,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.inc_and_test() as i64
+            i64::from(v.inc_and_test())
         },
     },
     RustOp {
@@ -7470,7 +7486,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.inc_and_test(Full) as i64
+            i64::from(v.inc_and_test(Full))
         },
     },
     RustOp {
@@ -7481,7 +7497,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.fetch_add_unless(a as u32, b as u32) as i32 as i64
+            i64::from(v.fetch_add_unless(a as u32, b as u32) as i32)
         },
     },
     RustOp {
@@ -7492,7 +7508,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.fetch_add_unless(a as u32, b as u32, Full) as i32 as i64
+            i64::from(v.fetch_add_unless(a as u32, b as u32, Full) as i32)
         },
     },
     RustOp {
@@ -7503,7 +7519,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.add_unless(a as u32, b as u32) as i64
+            i64::from(v.add_unless(a as u32, b as u32))
         },
     },
     RustOp {
@@ -7514,7 +7530,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.add_unless(a as u32, b as u32, Full) as i64
+            i64::from(v.add_unless(a as u32, b as u32, Full))
         },
     },
     RustOp {
@@ -7525,7 +7541,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU32::from_ptr(p.cast()) };
-            v.inc_not_zero() as i64
+            i64::from(v.inc_not_zero())
         },
     },
     RustOp {
@@ -7536,7 +7552,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u32>::from_ptr(p.cast()) };
-            v.inc_not_zero(Full) as i64
+            i64::from(v.inc_not_zero(Full))
         },
     },
     RustOp {
@@ -9068,7 +9084,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             let mut old = a as u64;
-            let ret = v.try_cmpxchg(&mut old, b as u64) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as u64));
             *aux = old as i64;
             ret
         },
@@ -9082,7 +9098,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
             let mut old = a as u64;
-            let ret = v.try_cmpxchg(&mut old, b as u64, Full) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as u64, Full));
             *aux = old as i64;
             ret
         },
@@ -9096,7 +9112,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             let mut old = a as u64;
-            let ret = v.try_cmpxchg_acquire(&mut old, b as u64) as i64;
+            let ret = i64::from(v.try_cmpxchg_acquire(&mut old, b as u64));
             *aux = old as i64;
             ret
         },
@@ -9110,7 +9126,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
             let mut old = a as u64;
-            let ret = v.try_cmpxchg(&mut old, b as u64, Acquire) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as u64, Acquire));
             *aux = old as i64;
             ret
         },
@@ -9124,7 +9140,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             let mut old = a as u64;
-            let ret = v.try_cmpxchg_release(&mut old, b as u64) as i64;
+            let ret = i64::from(v.try_cmpxchg_release(&mut old, b as u64));
             *aux = old as i64;
             ret
         },
@@ -9138,7 +9154,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
             let mut old = a as u64;
-            let ret = v.try_cmpxchg(&mut old, b as u64, Release) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as u64, Release));
             *aux = old as i64;
             ret
         },
@@ -9152,7 +9168,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU64::from_ptr(p.cast()) };
             let mut old = a as u64;
-            let ret = v.try_cmpxchg_relaxed(&mut old, b as u64) as i64;
+            let ret = i64::from(v.try_cmpxchg_relaxed(&mut old, b as u64));
             *aux = old as i64;
             ret
         },
@@ -9166,7 +9182,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
             let mut old = a as u64;
-            let ret = v.try_cmpxchg(&mut old, b as u64, Relaxed) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as u64, Relaxed));
             *aux = old as i64;
             ret
         },
@@ -9179,7 +9195,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU64::from_ptr(p.cast()) };
-            v.sub_and_test(a as u64) as i64
+            i64::from(v.sub_and_test(a as u64))
         },
     },
     RustOp {
@@ -9190,7 +9206,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
-            v.sub_and_test(a as u64, Full) as i64
+            i64::from(v.sub_and_test(a as u64, Full))
         },
     },
     RustOp {
@@ -9201,7 +9217,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU64::from_ptr(p.cast()) };
-            v.dec_and_test() as i64
+            i64::from(v.dec_and_test())
         },
     },
     RustOp {
@@ -9212,7 +9228,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
-            v.dec_and_test(Full) as i64
+            i64::from(v.dec_and_test(Full))
         },
     },
     RustOp {
@@ -9223,7 +9239,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU64::from_ptr(p.cast()) };
-            v.inc_and_test() as i64
+            i64::from(v.inc_and_test())
         },
     },
     RustOp {
@@ -9234,7 +9250,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
-            v.inc_and_test(Full) as i64
+            i64::from(v.inc_and_test(Full))
         },
     },
     RustOp {
@@ -9267,7 +9283,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU64::from_ptr(p.cast()) };
-            v.add_unless(a as u64, b as u64) as i64
+            i64::from(v.add_unless(a as u64, b as u64))
         },
     },
     RustOp {
@@ -9278,7 +9294,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
-            v.add_unless(a as u64, b as u64, Full) as i64
+            i64::from(v.add_unless(a as u64, b as u64, Full))
         },
     },
     RustOp {
@@ -9289,7 +9305,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicU64::from_ptr(p.cast()) };
-            v.inc_not_zero() as i64
+            i64::from(v.inc_not_zero())
         },
     },
     RustOp {
@@ -9300,7 +9316,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<u64>::from_ptr(p.cast()) };
-            v.inc_not_zero(Full) as i64
+            i64::from(v.inc_not_zero(Full))
         },
     },
     RustOp {
@@ -10832,7 +10848,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
-            let ret = v.try_cmpxchg(&mut old, b as usize) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as usize));
             *aux = old as i64;
             ret
         },
@@ -10846,7 +10862,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             let mut old = a as usize;
-            let ret = v.try_cmpxchg(&mut old, b as usize, Full) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as usize, Full));
             *aux = old as i64;
             ret
         },
@@ -10860,7 +10876,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
-            let ret = v.try_cmpxchg_acquire(&mut old, b as usize) as i64;
+            let ret = i64::from(v.try_cmpxchg_acquire(&mut old, b as usize));
             *aux = old as i64;
             ret
         },
@@ -10874,7 +10890,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             let mut old = a as usize;
-            let ret = v.try_cmpxchg(&mut old, b as usize, Acquire) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as usize, Acquire));
             *aux = old as i64;
             ret
         },
@@ -10888,7 +10904,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
-            let ret = v.try_cmpxchg_release(&mut old, b as usize) as i64;
+            let ret = i64::from(v.try_cmpxchg_release(&mut old, b as usize));
             *aux = old as i64;
             ret
         },
@@ -10902,7 +10918,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             let mut old = a as usize;
-            let ret = v.try_cmpxchg(&mut old, b as usize, Release) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as usize, Release));
             *aux = old as i64;
             ret
         },
@@ -10916,7 +10932,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
-            let ret = v.try_cmpxchg_relaxed(&mut old, b as usize) as i64;
+            let ret = i64::from(v.try_cmpxchg_relaxed(&mut old, b as usize));
             *aux = old as i64;
             ret
         },
@@ -10930,7 +10946,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             let mut old = a as usize;
-            let ret = v.try_cmpxchg(&mut old, b as usize, Relaxed) as i64;
+            let ret = i64::from(v.try_cmpxchg(&mut old, b as usize, Relaxed));
             *aux = old as i64;
             ret
         },
@@ -10943,7 +10959,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.sub_and_test(a as usize) as i64
+            i64::from(v.sub_and_test(a as usize))
         },
     },
     RustOp {
@@ -10954,7 +10970,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.sub_and_test(a as usize, Full) as i64
+            i64::from(v.sub_and_test(a as usize, Full))
         },
     },
     RustOp {
@@ -10965,7 +10981,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.dec_and_test() as i64
+            i64::from(v.dec_and_test())
         },
     },
     RustOp {
@@ -10976,7 +10992,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.dec_and_test(Full) as i64
+            i64::from(v.dec_and_test(Full))
         },
     },
     RustOp {
@@ -10987,7 +11003,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.inc_and_test() as i64
+            i64::from(v.inc_and_test())
         },
     },
     RustOp {
@@ -10998,7 +11014,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.inc_and_test(Full) as i64
+            i64::from(v.inc_and_test(Full))
         },
     },
     RustOp {
@@ -11031,7 +11047,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.add_unless(a as usize, b as usize) as i64
+            i64::from(v.add_unless(a as usize, b as usize))
         },
     },
     RustOp {
@@ -11042,7 +11058,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.add_unless(a as usize, b as usize, Full) as i64
+            i64::from(v.add_unless(a as usize, b as usize, Full))
         },
     },
     RustOp {
@@ -11053,7 +11069,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.inc_not_zero() as i64
+            i64::from(v.inc_not_zero())
         },
     },
     RustOp {
@@ -11064,7 +11080,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.inc_not_zero(Full) as i64
+            i64::from(v.inc_not_zero(Full))
         },
     },
 ];

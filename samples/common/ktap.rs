@@ -28,12 +28,21 @@ pub(crate) fn check_param() -> Result {
     }
 }
 
+/// The address of C string `s`, as C's `const char *`: `CStrExt::as_char_ptr` on Linux 7, whose
+/// clippy configuration disallows `CStr::as_ptr`; 6.12 has only the latter for a `c"..."`.
+pub(crate) fn c_chars(s: &'static core::ffi::CStr) -> *const kernel::ffi::c_char {
+    #[cfg(kernel_7)]
+    return kernel::str::CStrExt::as_char_ptr(s);
+    #[cfg(not(kernel_7))]
+    s.as_ptr().cast()
+}
+
 /// Prints one line at `KERN_INFO`, without a module prefix.
 pub(crate) fn line(args: fmt::Arguments<'_>) {
     // SAFETY: The format's only conversion, `%pA`, takes a `&fmt::Arguments` that outlives it.
     unsafe {
         bindings::_printk(
-            c"\x016%pA\n".as_ptr().cast(),
+            c_chars(c"\x016%pA\n").cast(),
             core::ptr::from_ref(&args).cast::<kernel::ffi::c_void>(),
         )
     };

@@ -45,7 +45,7 @@ impl Thread {
                 Some(f),
                 data,
                 bindings::NUMA_NO_NODE,
-                c"rust_atomic/%u".as_ptr().cast(),
+                crate::ktap::c_chars(c"rust_atomic/%u").cast(),
                 cpu as kernel::ffi::c_uint,
             )
         };

@@ -16,6 +16,10 @@ mod module_macro;
 pub mod atomic;
 #[path = "codegen_ops.rs"]
 pub mod codegen_ops;
+// Upstream's own atomics, which the kernel crate has since Linux 6.18.
+#[cfg(kernel_7)]
+#[path = "codegen_upstream.rs"]
+pub mod codegen_upstream;
 
 use atomic::{AtomicI32, AtomicI64, AtomicIsize};
 

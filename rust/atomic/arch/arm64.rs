@@ -3,7 +3,7 @@
 //! arm64 primitives.
 //!
 //! Implementation choices, with the ordering argument:
-//! - With the LSE atomics (ARMv8.1, `CONFIG_ARM64_LSE_ATOMICS`), read-modify-write operations
+//! - With the LSE atomics (ARMv8.1), read-modify-write operations
 //!   are single instructions, those of C's `arch/arm64/include/asm/atomic_lse.h`: `ldadd`,
 //!   `ldclr`, `ldset`, `ldeor`, `swp` and `cas` with suffix `a` (acquire), `l` (release) or
 //!   `al` (fully ordered), and `stadd`/`stclr`/`stset`/`steor` for the void operations (Arm
@@ -16,6 +16,12 @@
 //!   `ldxr`/`stlxr` followed by `dmb ish` (Arm ARM, B2.3.7 "Load-Acquire, Store-Release" and
 //!   B2.3.11 "Memory barriers"). A failed cmpxchg branches past the store and the barrier: it
 //!   is a relaxed load, as the LKMM allows.
+//! - Whether the kernel has the LSE atomics: Linux 6.12 has them with `CONFIG_ARM64_LSE_ATOMICS`
+//!   (which needs `CONFIG_AS_HAS_LSE_ATOMICS`); Linux 7 has neither option and always has them
+//!   (arch/arm64/include/asm/lse.h). Hence the condition
+//!   `any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS))`: on a 6.12 kernel whose
+//!   assembler lacks them both are off and the LSE code is built, but never runs, as the kernel
+//!   then never detects the cpucap `ARM64_HAS_LSE_ATOMICS` that selects it.
 //! - The load-exclusive and the store-exclusive sit in one `asm!` block: the compiler must not
 //!   put a memory access (a spill) between them, which could clear the exclusive monitor on
 //!   every iteration and make the loop livelock (Arm ARM, B2.9.5 "Load-Exclusive and
@@ -47,12 +53,11 @@ compile_error!(
      (arch/arm64/include/asm/rwonce.h) and this library's is ldr; build without LTO"
 );
 
-/// Whether the loads and stores are accesses the compiler sees: arm64's loads and stores are inline assembly, which no sanitizer sees (`instrument.rs`).
-pub(crate) const LOADS_STORES_VOLATILE: bool = false;
-
-/// Whether KCSAN sees C's acquire loads and release stores as accesses: arm64's `smp_load_acquire()` and `smp_store_release()` are `ldar`/`stlr` in
-/// inline assembly (arch/arm64/include/asm/barrier.h:127-175), which KCSAN does not see.
-pub(crate) const KCSAN_SEES_ACQUIRE_RELEASE: bool = false;
+/// Whether the acquire loads and release stores are volatile accesses: not on arm64, where they
+/// are `ldar`/`stlr` in inline assembly, as C's (arch/arm64/include/asm/barrier.h:127-175), of
+/// which C tells KASAN explicitly and KCSAN sees nothing; the plain loads and stores are
+/// volatile accesses on every architecture (`instrument.rs`).
+pub(crate) const ACQUIRE_RELEASE_VOLATILE: bool = false;
 
 /// A compiler barrier, C's `barrier()`: no instruction is emitted.
 #[inline(always)]
@@ -241,10 +246,10 @@ macro_rules! ll_sc_rmw {
     };
 }
 
-/// The LL/SC exchange loop; evaluates to the old value. (With the LSE atomics configured,
+/// The LL/SC exchange loop; evaluates to the old value. (With the LSE atomics in the kernel,
 /// `xchg_alt!` has this loop as its original instructions.) `$size` is the size suffix of the
 /// exclusives (`b` for bytes).
-#[cfg(not(CONFIG_ARM64_LSE_ATOMICS))]
+#[cfg(not(any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS))))]
 macro_rules! ll_sc_xchg {
     (
         $t:ty, $w:literal, $size:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal,
@@ -275,7 +280,7 @@ macro_rules! ll_sc_xchg {
 /// place by `swp` (padded with `nop`s to the same length) on a system with the LSE atomics;
 /// evaluates to the old value. `$ldx`, `$stx`, `$mb` are the LL/SC ordering, `$lse` the
 /// `swp` ordering suffix, `$nop` the padding for `$mb`.
-#[cfg(CONFIG_ARM64_LSE_ATOMICS)]
+#[cfg(any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS)))]
 macro_rules! xchg_alt {
     (
         $t:ty, $w:literal, $size:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal,
@@ -319,8 +324,8 @@ macro_rules! xchg_alt {
     }};
 }
 
-/// Without `CONFIG_ARM64_LSE_ATOMICS`, exchange is the LL/SC loop alone.
-#[cfg(not(CONFIG_ARM64_LSE_ATOMICS))]
+/// Without the LSE atomics in the kernel (see the module docs), exchange is the LL/SC loop alone.
+#[cfg(not(any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS))))]
 macro_rules! xchg_alt {
     (
         $t:ty, $w:literal, $size:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal,
@@ -463,7 +468,7 @@ macro_rules! by_lse_rmw {
 /// module loader when the code is in a module, so no operation tests a variable. The cpucap
 /// comes from `kernel::bindings`, a path that resolves in the kernel crate too (it is declared
 /// `extern crate self as kernel`).
-#[cfg(CONFIG_ARM64_LSE_ATOMICS)]
+#[cfg(any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS)))]
 #[inline(always)]
 pub(crate) fn system_uses_lse_atomics() -> bool {
     // The alternatives entry only ever replaces the branch by a `nop` of the same size.
@@ -486,8 +491,8 @@ pub(crate) fn system_uses_lse_atomics() -> bool {
     true
 }
 
-/// Without `CONFIG_ARM64_LSE_ATOMICS` the kernel never uses the LSE atomics.
-#[cfg(not(CONFIG_ARM64_LSE_ATOMICS))]
+/// Without the LSE atomics in the kernel (see the module docs), they are never used.
+#[cfg(not(any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS))))]
 #[inline(always)]
 pub(crate) fn system_uses_lse_atomics() -> bool {
     false

@@ -50,14 +50,11 @@ macro_rules! lock_prefixed {
     };
 }
 
-/// Whether the loads and stores are accesses the compiler sees: x86's loads and stores are volatile accesses, which rustc's KASAN
-/// instrumentation checks as C's compilers check C's `READ_ONCE()` (`instrument.rs`).
-pub(crate) const LOADS_STORES_VOLATILE: bool = true;
-
-/// Whether KCSAN sees C's acquire loads and release stores as accesses: x86's `smp_load_acquire()` and `smp_store_release()` are `READ_ONCE()` and
-/// `WRITE_ONCE()` with a compiler barrier (arch/x86/include/asm/barrier.h:59-72), which KCSAN
-/// instruments.
-pub(crate) const KCSAN_SEES_ACQUIRE_RELEASE: bool = true;
+/// Whether the acquire loads and release stores are, as C's on this architecture, volatile
+/// accesses (with a compiler barrier: arch/x86/include/asm/barrier.h:59-72), which the
+/// compilers' KASAN instrumentation checks (rustc's too) and C's KCSAN instrumentation sees; the
+/// plain loads and stores are volatile accesses on every architecture (`instrument.rs`).
+pub(crate) const ACQUIRE_RELEASE_VOLATILE: bool = true;
 
 /// A compiler barrier, C's `barrier()`: the compiler neither moves memory accesses across it
 /// nor caches memory values across it; no instruction is emitted.
