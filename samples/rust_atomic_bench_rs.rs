@@ -309,18 +309,18 @@ fn run_loop(job: &Job, v: &AtomicI32) {
         }
         Variant::CCall => loop_c_call(job.op, v, job.iterations),
         Variant::Core => loop_core(job.op, v, job.iterations),
-        // SAFETY: `v` is a valid `i32`, only accessed atomically.
         #[cfg(all(kernel_7, not(CONFIG_RUST_INLINE_HELPERS)))]
+        // SAFETY: `v` is a valid `i32`, only accessed atomically.
         Variant::Upstream => unsafe {
             bench_upstream::upstream_loop(job.op as i32, v.as_ptr(), job.iterations)
         },
-        // SAFETY: As above.
         #[cfg(CONFIG_RUST_INLINE_HELPERS)]
+        // SAFETY: As above.
         Variant::Upstream => unsafe {
             rust_atomic_bench_upstream_loop(job.op as c_int, v.as_ptr(), job.iterations)
         },
-        // SAFETY: As above.
         #[cfg(CONFIG_RUST_INLINE_HELPERS)]
+        // SAFETY: As above.
         Variant::UpstreamInline => unsafe {
             bench_upstream::upstream_loop(job.op as i32, v.as_ptr(), job.iterations)
         },

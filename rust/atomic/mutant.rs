@@ -150,8 +150,8 @@ unsafe impl<A: Primitive> Primitive for Mutant<A> {
         ))]
         // SAFETY: The caller upholds the contract.
         return unsafe { Self::fetch_rmw(p, op, <Self::V as super::primitive::Int>::ONE, order) };
-        // SAFETY: The caller upholds the contract, which `A` shares.
         #[allow(unreachable_code)]
+        // SAFETY: The caller upholds the contract, which `A` shares.
         unsafe {
             A::fetch_rmw_one(p, op, order)
         }

@@ -84,8 +84,8 @@ impl Marked for bool {
         // The byte is 0 or 1: `*p` is a `bool`, written only as one (the caller's contract).
         // Not `v != 0`, which would test the byte again: C's `READ_ONCE()` of a `bool` is the
         // load alone.
-        // SAFETY: 0 and 1 are the valid representations of `bool`.
         #[allow(clippy::transmute_int_to_bool)]
+        // SAFETY: 0 and 1 are the valid representations of `bool`.
         unsafe {
             core::mem::transmute::<i8, bool>(v)
         }

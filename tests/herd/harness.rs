@@ -105,9 +105,9 @@ pub(crate) fn synchronize_rcu() {
 pub(crate) fn variables<'a>() -> Instance<'a> {
     let v: [*mut u8; MAX_VARS];
     // The marker is a `hint` that the architecture defines as a no-op (Arm ARM C6.2 "HINT").
+    #[cfg(CONFIG_ARM64)]
     // SAFETY: A no-op; the registers it "writes" are outputs, so the compiler keeps nothing
     // in them across it.
-    #[cfg(CONFIG_ARM64)]
     unsafe {
         let (a, b, c, d, e, f, g, h);
         asm!("hint #120", out("x0") a, out("x1") b, out("x2") c, out("x3") d, out("x4") e,
@@ -116,8 +116,8 @@ pub(crate) fn variables<'a>() -> Instance<'a> {
     }
     // The marker is a multi-byte `nop` (Intel SDM Vol. 2, NOP) with a displacement that
     // names it.
-    // SAFETY: A no-op, as above.
     #[cfg(CONFIG_X86_64)]
+    // SAFETY: A no-op, as above.
     unsafe {
         let (a, b, c, d, e, f, g, h);
         asm!("nopl 0x68657201(%rax)", out("rdi") a, out("rsi") b, out("rdx") c, out("rcx") d,
@@ -126,23 +126,25 @@ pub(crate) fn variables<'a>() -> Instance<'a> {
         v = [a, b, c, d, e, f, g, h];
     }
     // INVARIANT: The check initialises these registers with the test's locations.
-    Instance { vars: v, _variables: PhantomData }
+    Instance {
+        vars: v,
+        _variables: PhantomData,
+    }
 }
 
 /// The second marker: the thread's registers, `out` in the registers of [`variables`]. Not
-/// `nomem`: every memory
-/// access of the thread stays before it.
+/// `nomem`: every memory access of the thread stays before it.
 #[inline(always)]
 pub(crate) fn registers(out: &[i64; MAX_REGS]) {
     let [a, b, c, d, e, f, g, h] = *out;
-    // SAFETY: A no-op (see `variables`) that only reads registers.
     #[cfg(CONFIG_ARM64)]
+    // SAFETY: A no-op (see `variables`) that only reads registers.
     unsafe {
         asm!("hint #121", in("x0") a, in("x1") b, in("x2") c, in("x3") d, in("x4") e,
              in("x5") f, in("x6") g, in("x7") h, options(nostack, preserves_flags));
     }
-    // SAFETY: As above.
     #[cfg(CONFIG_X86_64)]
+    // SAFETY: As above.
     unsafe {
         asm!("nopl 0x68657202(%rax)", in("rdi") a, in("rsi") b, in("rdx") c, in("rcx") d,
              in("r8") e, in("r9") f, in("r10") g, in("r11") h,
