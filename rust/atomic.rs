@@ -116,8 +116,8 @@ pub(crate) use internal::{AtomicArithmeticOps, AtomicBasicOps, AtomicExchangeOps
 #[path = "atomic/typed.rs"]
 mod typed;
 pub use typed::{
-    atomic_load, atomic_store, cmpxchg, xchg, Atomic, AtomicAdd, AtomicBitwise, AtomicSigned,
-    AtomicType,
+    atomic_load, atomic_store, cmpxchg, xchg, Atomic, AtomicAdd, AtomicBitwise, AtomicInteger,
+    AtomicSigned, AtomicType,
 };
 
 #[path = "atomic/generated_typed.rs"]

@@ -19,3 +19,8 @@
 //! ```
 
 pub use super::atomic::{smp_mb, smp_rmb, smp_wmb};
+
+/// The compiler barrier, as upstream has it here for the kernel crate's own use (C's
+/// `barrier()`).
+#[allow(unused_imports)]
+pub(crate) use super::atomic::barrier;

@@ -12,7 +12,7 @@ use super::internal::{AtomicArithmeticOps, AtomicBasicOps, AtomicExchangeOps};
 use super::ordering::{self, order, Ordering, OrderingType};
 use super::primitive::{self, Exchange, LoadStore, Order, Primitive, Rmw};
 use super::typed::{from_repr, into_repr};
-use super::{Atomic, AtomicAdd, AtomicBitwise, AtomicSigned, AtomicType};
+use super::{Atomic, AtomicAdd, AtomicBitwise, AtomicInteger, AtomicSigned, AtomicType};
 
 /// The primitives on `T`'s representation.
 type Prim<T> = <<T as AtomicType>::Repr as AtomicBasicOps>::Prim;
@@ -560,7 +560,7 @@ where
     #[inline(always)]
     pub fn inc(&self, _: ordering::Relaxed)
     where
-        T: AtomicAdd,
+        T: AtomicInteger,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
@@ -598,7 +598,7 @@ where
     #[inline(always)]
     pub fn inc_return<O: Ordering>(&self, _: O) -> T
     where
-        T: AtomicAdd,
+        T: AtomicInteger,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, order::<O>());
@@ -641,7 +641,7 @@ where
     #[inline(always)]
     pub fn fetch_inc<O: Ordering>(&self, _: O) -> T
     where
-        T: AtomicAdd,
+        T: AtomicInteger,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, order::<O>());
@@ -670,7 +670,7 @@ where
     #[inline(always)]
     pub fn dec(&self, _: ordering::Relaxed)
     where
-        T: AtomicAdd,
+        T: AtomicInteger,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
@@ -708,7 +708,7 @@ where
     #[inline(always)]
     pub fn dec_return<O: Ordering>(&self, _: O) -> T
     where
-        T: AtomicAdd,
+        T: AtomicInteger,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, order::<O>());
@@ -751,7 +751,7 @@ where
     #[inline(always)]
     pub fn fetch_dec<O: Ordering>(&self, _: O) -> T
     where
-        T: AtomicAdd,
+        T: AtomicInteger,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, order::<O>());
@@ -1103,11 +1103,11 @@ where
     #[inline(always)]
     pub fn dec_and_test(&self, _: ordering::Full) -> bool
     where
-        T: AtomicAdd,
+        T: AtomicInteger,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
-        // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
+        // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicInteger`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe { Prim::<T>::dec_and_test(p) }
     }
@@ -1134,11 +1134,11 @@ where
     #[inline(always)]
     pub fn inc_and_test(&self, _: ordering::Full) -> bool
     where
-        T: AtomicAdd,
+        T: AtomicInteger,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
-        // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
+        // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicInteger`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe { Prim::<T>::inc_and_test(p) }
     }
@@ -1277,11 +1277,11 @@ where
     #[inline(always)]
     pub fn inc_not_zero(&self, _: ordering::Full) -> bool
     where
-        T: AtomicAdd,
+        T: AtomicInteger,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
-        // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
+        // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicInteger`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe {
             primitive::add_if::<Prim<T>>(p, <Int<T> as primitive::Int>::ONE, |c| {
@@ -1314,11 +1314,11 @@ where
     #[inline(always)]
     pub fn inc_unless_negative(&self, _: ordering::Full) -> bool
     where
-        T: AtomicAdd + AtomicSigned,
+        T: AtomicInteger + AtomicSigned,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
-        // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
+        // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicInteger`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe {
             primitive::add_if::<Prim<T>>(p, <Int<T> as primitive::Int>::ONE, |c| {
@@ -1352,11 +1352,11 @@ where
     #[inline(always)]
     pub fn dec_unless_positive(&self, _: ordering::Full) -> bool
     where
-        T: AtomicAdd + AtomicSigned,
+        T: AtomicInteger + AtomicSigned,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
-        // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.
+        // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicInteger`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
         unsafe {
             primitive::add_if::<Prim<T>>(
@@ -1396,7 +1396,7 @@ where
     #[inline(always)]
     pub fn dec_if_positive(&self, _: ordering::Full) -> T
     where
-        T: AtomicAdd + AtomicSigned,
+        T: AtomicInteger + AtomicSigned,
     {
         let p = self.int_ptr();
         instrument::atomic(p, Access::ReadWrite, Order::Full);

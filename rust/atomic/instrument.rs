@@ -23,7 +23,8 @@
 //! generated operation calls [`atomic`] with the access and ordering of its C twin
 //! (`scripts/lkmm/instrument.py` derives them from the table, and a host test holds them against
 //! `atomic-instrumented.h`). Mutation tests break them here: `uninstrumented` (no hook at all)
-//! and `kcsan_plain` (KCSAN told the accesses are plain), `tests/sanitizer-mutants`.
+//! and `kcsan_plain` (KCSAN told the accesses are plain), `tests/mutants-kasan` and
+//! `tests/mutants-kcsan`.
 
 use super::primitive::Order;
 
@@ -130,11 +131,13 @@ pub(crate) fn load_acquire<T>(p: *const T) {
     }
 }
 
-/// The hooks of `smp_store_release()`: `kcsan_release()` (include/asm-generic/barrier.h:172),
+/// The hooks of `smp_store_release()`: `kcsan_release()` on SMP only
+/// (include/asm-generic/barrier.h:172; without SMP it is `barrier()` and `WRITE_ONCE()`, :193),
 /// then, as for [`load_acquire`], x86's `WRITE_ONCE()` (arch/x86/include/asm/barrier.h:59) or
 /// arm64's `kasan_check_write()` and `stlr` (arch/arm64/include/asm/barrier.h:133).
 #[inline(always)]
 pub(crate) fn store_release<T>(p: *const T) {
+    #[cfg(CONFIG_SMP)]
     kcsan_release();
     if super::arch::ACQUIRE_RELEASE_VOLATILE {
         kcsan_check_atomic(p, Access::Write);

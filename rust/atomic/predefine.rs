@@ -4,7 +4,7 @@
 //! plus `u8` and `u16` (ours; C has `READ_ONCE()`, `xchg()` and `cmpxchg()` on them), and which
 //! integers have the bitwise and sign-testing operations (ours too).
 
-use super::{AtomicAdd, AtomicBitwise, AtomicSigned, AtomicType};
+use super::{AtomicAdd, AtomicBitwise, AtomicInteger, AtomicSigned, AtomicType};
 use core::ffi::c_void;
 
 // Ensure size and alignment requirements are checked.
@@ -62,8 +62,8 @@ unsafe impl<T: Sized> AtomicType for *const T {
 }
 
 /// The integer types of C's `atomic_t`, `atomic64_t` and `atomic_long_t`, and the signed and
-/// unsigned types stored as each: `AtomicType`, `AtomicAdd` and `AtomicBitwise` for all, and
-/// `AtomicSigned` for the signed ones.
+/// unsigned types stored as each: `AtomicType`, `AtomicAdd`, `AtomicBitwise` and
+/// `AtomicInteger` for all, and `AtomicSigned` for the signed ones.
 macro_rules! integer_types {
     ($($t:ty => $repr:ty $(, $signed:ident)?;)+) => {$(
         const _: () = assert!(size_of::<$t>() == size_of::<$repr>());
@@ -90,6 +90,9 @@ macro_rules! integer_types {
                 rhs as $repr
             }
         }
+
+        // SAFETY: Every bit pattern of `$repr` is a valid `$t`.
+        unsafe impl AtomicInteger for $t {}
 
         $(
             // SAFETY: `$t` is `$repr`'s signed integer of the same width: the same sign.

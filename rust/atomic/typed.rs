@@ -137,6 +137,18 @@ pub unsafe trait AtomicBitwise<Rhs = Self>: AtomicType {
     fn rhs_into_bits(rhs: Rhs) -> <Self::Repr as AtomicImpl>::Delta;
 }
 
+/// Integer types, whose every representation is a valid value: those the operations that add
+/// or subtract one, or test against one, are for (the `inc` and `dec` families, `inc_not_zero`,
+/// `inc_unless_negative`, `dec_unless_positive`, `dec_if_positive`), as in C on `atomic_t`.
+/// [`AtomicAdd`]'s contract covers only the deltas its `rhs_into_delta()` makes, which may
+/// never be one (a `#[repr(i32)]` enum whose deltas are all zero, say); these operations need
+/// more. Ours: upstream (Linux 7.2) has none of these operations yet.
+///
+/// # Safety
+///
+/// Every bit pattern of `Self::Repr` is a valid `Self`.
+pub unsafe trait AtomicInteger: AtomicAdd {}
+
 /// Signed types, whose representation's sign is the value's: those the operations that test the
 /// sign of a value are for (`add_negative`, `inc_unless_negative`, `dec_unless_positive`,
 /// `dec_if_positive`), as in C on `atomic_t`. Ours: upstream (Linux 7.2) has none of these

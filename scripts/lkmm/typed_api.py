@@ -179,21 +179,21 @@ def inc_dec(op, meta):
         if ch == 'v':
             body = ['let p = self.int_ptr();', SAFETY, f'unsafe {{ Prim::<T>::{op}(p) }}']
             out.append(TypedMethod(op, op, [], [('_', 'ordering::Relaxed')], None,
-                                   ['T: AtomicAdd'], body,
+                                   ['T: AtomicInteger'], body,
                                    f'Atomically {what} `*self` (wrapping); returns nothing.',
                                    'relaxed', 'AtomicArithmeticOps'))
         elif ch == 'R':
             body = ['let p = self.int_ptr();']
             body += ret_value(f'Prim::<T>::rmw_return_one(p, Rmw::{RMW[op]}, order::<O>())')
             out.append(TypedMethod(f'{op}_return', f'{op}_return', ['O: Ordering'],
-                                   [('_', 'O')], 'T', ['T: AtomicAdd'], body,
+                                   [('_', 'O')], 'T', ['T: AtomicInteger'], body,
                                    f'Atomically {what} `*self` (wrapping) and returns the new '
                                    'value.', 'any', 'AtomicArithmeticOps'))
         elif ch == 'F':
             body = ['let p = self.int_ptr();']
             body += ret_value(f'Prim::<T>::fetch_rmw_one(p, Rmw::{RMW[op]}, order::<O>())')
             out.append(TypedMethod(f'fetch_{op}', f'fetch_{op}', ['O: Ordering'], [('_', 'O')],
-                                   'T', ['T: AtomicAdd'], body,
+                                   'T', ['T: AtomicInteger'], body,
                                    f'Atomically {what} `*self` (wrapping) and returns the value '
                                    'before the update.', 'any', 'AtomicArithmeticOps'))
     return out
@@ -209,21 +209,21 @@ def conditional(op):
                          'Prim::<T>::sub_and_test(p, v)',
                          'Atomically subtracts `v` from `*self`; returns whether the result is '
                          'zero.'),
-        'dec_and_test': ([], [], ['T: AtomicAdd'], None, 'Prim::<T>::dec_and_test(p)',
+        'dec_and_test': ([], [], ['T: AtomicInteger'], None, 'Prim::<T>::dec_and_test(p)',
                          'Atomically subtracts one from `*self`; returns whether the result is '
                          'zero.'),
-        'inc_and_test': ([], [], ['T: AtomicAdd'], None, 'Prim::<T>::inc_and_test(p)',
+        'inc_and_test': ([], [], ['T: AtomicInteger'], None, 'Prim::<T>::inc_and_test(p)',
                          'Atomically adds one to `*self`; returns whether the result is zero.'),
-        'inc_not_zero': ([], [], ['T: AtomicAdd'], None,
+        'inc_not_zero': ([], [], ['T: AtomicInteger'], None,
                          f'primitive::add_if::<Prim<T>>(p, {one}, |c| c != {zero})',
                          'Atomically adds one to `*self` unless it is zero; returns whether it '
                          'added (taking a reference only while the object is alive). Fully '
                          'ordered if it adds; if not, relaxed.'),
-        'inc_unless_negative': ([], [], ['T: AtomicAdd + AtomicSigned'], None,
+        'inc_unless_negative': ([], [], ['T: AtomicInteger + AtomicSigned'], None,
                                 f'primitive::add_if::<Prim<T>>(p, {one}, |c| c >= {zero})',
                                 'Atomically adds one to `*self` unless it is negative; returns '
                                 'whether it added. Fully ordered if it adds; if not, relaxed.'),
-        'dec_unless_positive': ([], [], ['T: AtomicAdd + AtomicSigned'], None,
+        'dec_unless_positive': ([], [], ['T: AtomicInteger + AtomicSigned'], None,
                                 f'primitive::add_if::<Prim<T>>(p, {minus_one}, |c| c <= {zero})',
                                 'Atomically subtracts one from `*self` unless it is positive; '
                                 'returns whether it subtracted. Fully ordered if it subtracts; '
@@ -232,7 +232,8 @@ def conditional(op):
     if op in bool_body:
         generics, params, where, kind, call, doc = bool_body[op]
         body = ['let p = self.int_ptr();'] + ([rhs(kind)] if kind else []) + \
-            ['// INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicAdd`.',
+            [f'// INVARIANT: `self.0` stays a valid `T` per the safety requirement of '
+             f'`{"AtomicAdd" if kind else "AtomicInteger"}`.',
              SAFETY, f'unsafe {{ {call} }}']
         return [TypedMethod(op, op, generics, params + [('_', 'ordering::Full')], 'bool', where,
                             body, doc, 'full', 'AtomicArithmeticOps')]
@@ -263,7 +264,7 @@ def conditional(op):
     if op == 'dec_if_positive':
         body = ['let p = self.int_ptr();'] + ret_value('Prim::<T>::dec_if_positive(p)')
         return [TypedMethod(op, op, [], [('_', 'ordering::Full')], 'T',
-                            ['T: AtomicAdd + AtomicSigned'], body,
+                            ['T: AtomicInteger + AtomicSigned'], body,
                             'Atomically subtracts one from `*self` unless the result would be '
                             'negative; returns the old value minus one either way. Fully ordered '
                             'if it stores; if not, relaxed.', 'full', 'AtomicArithmeticOps')]
@@ -430,7 +431,7 @@ def render(ops, rustfmt):
            'use super::ordering::{self, order, Ordering, OrderingType};',
            'use super::primitive::{self, Exchange, LoadStore, Order, Primitive, Rmw};',
            'use super::typed::{from_repr, into_repr};',
-           'use super::{Atomic, AtomicAdd, AtomicBitwise, AtomicSigned, AtomicType};', '',
+           'use super::{Atomic, AtomicAdd, AtomicBitwise, AtomicInteger, AtomicSigned, AtomicType};', '',
            '/// The primitives on `T`\'s representation.',
            'type Prim<T> = <<T as AtomicType>::Repr as AtomicBasicOps>::Prim;',
            '/// The integer `T`\'s representation is stored as.',
