@@ -232,7 +232,7 @@ def conditional(op):
     if op in bool_body:
         generics, params, where, kind, call, doc = bool_body[op]
         body = ['let p = self.int_ptr();'] + ([rhs(kind)] if kind else []) + \
-            [f'// INVARIANT: `self.0` stays a valid `T` per the safety requirement of '
+            ['// INVARIANT: `self.0` stays a valid `T` per the safety requirement of '
              f'`{"AtomicAdd" if kind else "AtomicInteger"}`.',
              SAFETY, f'unsafe {{ {call} }}']
         return [TypedMethod(op, op, generics, params + [('_', 'ordering::Full')], 'bool', where,
@@ -431,7 +431,8 @@ def render(ops, rustfmt):
            'use super::ordering::{self, order, Ordering, OrderingType};',
            'use super::primitive::{self, Exchange, LoadStore, Order, Primitive, Rmw};',
            'use super::typed::{from_repr, into_repr};',
-           'use super::{Atomic, AtomicAdd, AtomicBitwise, AtomicInteger, AtomicSigned, AtomicType};', '',
+           'use super::{Atomic, AtomicAdd, AtomicBitwise, AtomicInteger, AtomicSigned, '
+           'AtomicType};', '',
            '/// The primitives on `T`\'s representation.',
            'type Prim<T> = <<T as AtomicType>::Repr as AtomicBasicOps>::Prim;',
            '/// The integer `T`\'s representation is stored as.',
