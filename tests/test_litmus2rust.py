@@ -15,8 +15,7 @@ and the types of samples/litmus/harness.rs with $RUSTC (default: scripts/lib.sh'
 """
 
 import glob
-import importlib.machinery
-import importlib.util
+import importlib
 import os
 import platform
 import re
@@ -39,21 +38,19 @@ UPDATE_GOLDEN = os.environ.get('UPDATE_GOLDEN') == '1'
 KERNEL_TEST_COUNT = 35
 
 
-def load_script():
-    """scripts/litmus2rust as a module, for its tables and functions (without leaving a
-    scripts/__pycache__ behind)."""
-    loader = importlib.machinery.SourceFileLoader('litmus2rust', SCRIPT)
-    spec = importlib.util.spec_from_loader('litmus2rust', loader)
-    module = importlib.util.module_from_spec(spec)
+def load_translator():
+    """The translator's package scripts/litmus/, for its tables (without leaving a
+    scripts/litmus/__pycache__ behind)."""
     dont_write, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    sys.path.insert(0, os.path.join(ROOT, 'scripts'))
     try:
-        loader.exec_module(module)
+        return importlib.import_module('litmus.dialect'), importlib.import_module('litmus.table')
     finally:
+        sys.path.pop(0)
         sys.dont_write_bytecode = dont_write
-    return module
 
 
-L2R = load_script()
+DIALECT, TABLE = load_translator()
 
 
 def kernel_litmus_dir():
@@ -185,16 +182,16 @@ class BadInputTest(TempDirTest):
 
     def test_parse_errors_name_what_was_expected(self):
         self.assert_rejected(litmus('\tint r0\n\tr0 = READ_ONCE(*x);'), BODY,
-                             "parse error: expected ';' after 'int r0', found 'r0'")
+                             "syntax error: expected ';' after 'int r0', found 'r0'")
         self.assert_rejected(litmus('\tWRITE_ONCE(*x, 1;'), BODY,
-                             "parse error: expected ')' after the arguments of WRITE_ONCE()")
+                             "syntax error: expected ')' after the arguments of WRITE_ONCE()")
         self.assert_rejected(litmus('\tWRITE_ONCE(*x, 1);', clause='exists (x=1 /\\ )'),
-                             BODY + 3, 'parse error: expected a name of a variable or register')
+                             BODY + 3, 'syntax error: expected a name of a variable or register')
         self.assert_rejected('X86 SB\n', 1, "unsupported construct 'X86'")
         self.assert_rejected(litmus('\tWRITE_ONCE(*x, 1);', init=''), 5,
-                             "parse error: expected '{' to open the init section")
+                             "syntax error: expected '{' to open the init section")
         self.assert_rejected(litmus('\tWRITE_ONCE(*x, 1); /* open'), BODY,
-                             "parse error: unterminated comment '/*'")
+                             "syntax error: unterminated comment '/*'")
 
     def test_unsupported_constructs_are_named(self):
         cases = [
@@ -245,7 +242,7 @@ class BadInputTest(TempDirTest):
             ('exists (0:r0=1)', '0:r0 is a pointer: compare it with a variable name or 0, not 1'),
             ('exists (1:r0=1)', '1:r0: there is no thread P1'),
             ('exists (l=1)', "spinlock 'l' has no value to check"),
-            ('exists (x=1) exists (x=2)', 'parse error: a second final clause'),
+            ('exists (x=1) exists (x=2)', 'syntax error: a second final clause'),
         ]
         for clause, message in cases:
             with self.subTest(clause):
@@ -277,7 +274,7 @@ class BadInputTest(TempDirTest):
             with open(path, encoding='utf-8') as f:
                 match = re.search(rf'const {name}: usize = (\d+);', f.read())
             if match:
-                self.assertEqual(int(match.group(1)), getattr(L2R, name), f'{name} in {path}')
+                self.assertEqual(int(match.group(1)), getattr(DIALECT, name), f'{name} in {path}')
 
     def test_too_many_registers_and_slots(self):
         decls = ''.join(f'\tint r{i};\n' for i in range(9))
@@ -296,7 +293,7 @@ class TableTest(unittest.TestCase):
     # The atomic_*() operations come from scripts/atomic/atomics.tbl, as the library does.
 
     def test_operations_are_the_library_methods(self):
-        atomic_ops, scalar_ops = L2R.read_table()
+        atomic_ops, scalar_ops = TABLE.read_table()
         with open(GENERATED_API, encoding='utf-8') as f:
             api = f.read()
         impl = re.search(r'^impl AtomicI32 \{$(.*?)^\}$', api, re.M | re.S).group(1)
@@ -308,7 +305,7 @@ class TableTest(unittest.TestCase):
                                            for o in ('', '_acquire', '_release', '_relaxed')})
 
     def test_argument_orders_are_the_tables(self):
-        atomic_ops, _ = L2R.read_table()
+        atomic_ops, _ = TABLE.read_table()
         self.assertEqual(atomic_ops['atomic_add'].args, ['i', 'v'])
         self.assertEqual(atomic_ops['atomic_fetch_add_unless'].args, ['v', 'i', 'i'])
         self.assertEqual(atomic_ops['atomic_try_cmpxchg_release'].args, ['v', 'p', 'i'])
@@ -317,7 +314,7 @@ class TableTest(unittest.TestCase):
         self.assertEqual(atomic_ops['atomic_andnot'].result, 'void')
 
     def test_orderings_only_where_the_table_gives_them(self):
-        atomic_ops, _ = L2R.read_table()
+        atomic_ops, _ = TABLE.read_table()
         for name in ('atomic_read_relaxed', 'atomic_inc_and_test_acquire',
                      'atomic_fetch_add_unless_relaxed', 'atomic_dec_if_positive_release',
                      'atomic_andnot_return', 'atomic_add_negative_foo'):
@@ -515,7 +512,7 @@ def host_contract(text):
 
 def all_operations_test():
     """A litmus test calling every operation the translator knows, once each."""
-    atomic_ops, scalar_ops = L2R.read_table()
+    atomic_ops, scalar_ops = TABLE.read_table()
     body = ['\tint r0 = 1;', '\tint *r1;', '']
     for name, op in sorted(atomic_ops.items()):
         args = ', '.join({'v': 'v', 'i': '1', 'p': '&r0'}[a] for a in op.args)
@@ -523,7 +520,7 @@ def all_operations_test():
     for name, op in sorted(scalar_ops.items()):
         body.append(f'\tr0 = {name}({", ".join({"v": "x", "i": "1"}[a] for a in op.args)});')
         body.append(f'\tr1 = {name}({", ".join({"v": "p", "i": "y"}[a] for a in op.args)});')
-    for name in sorted(L2R.BARRIERS + L2R.RCU):
+    for name in sorted(DIALECT.BARRIERS + DIALECT.RCU):
         body.append(f'\t{name}();')
     body += ['\tspin_lock(l);', '\tr0 = spin_trylock(l) + spin_is_locked(l);',
              '\tspin_unlock(l);', '\tr1 = rcu_dereference(*p);', '\tr0 = READ_ONCE(*r1);',

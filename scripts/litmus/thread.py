@@ -1,0 +1,412 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Translation of one litmus thread's body into the lines of a Rust function on the library."""
+
+from dataclasses import dataclass
+
+from .dialect import (ACCESSORS, ATOMIC, BARRIERS, HARNESS, KIND_C_TYPE, LOCK_OPS, MAX_REGS,
+                      PLAIN_NOTE, RCU, RESERVED, REG_TYPES, RUST_REG_TYPE)
+from .errors import LitmusError, unsupported
+from .rust import (ARITH, ATOM, AND, BIT_PREC, CMP, COMPARISONS, DIVISION, OR, SHIFTS, UNARY,
+                   Code, int32, paren, receiver, shorten)
+from .syntax import Assign, Block, Call, Decl, If, Name, Num, Unary
+
+
+@dataclass
+class Register:
+    name: str
+    rust: str
+    kind: str       # 'int' or 'ptr'
+    index: int
+
+
+class ThreadTranslator:
+    """Translates one thread's body into the lines of a Rust function."""
+
+    def __init__(self, test, thread):
+        self.test, self.thread = test, thread
+        self.ops = test.ops
+        self.where = f'P{thread.number}'
+        self.params = {}         # C name -> (Rust name, Var)
+        self.regs = {}           # C name -> Register, in declaration order
+        self.scopes = [set()]    # register names visible, per block
+        self.plain = False       # a plain access since the last statement
+        self.noted = False       # PLAIN_NOTE emitted
+        c_names = [p.name for p in thread.params] + declared_names(thread.body)
+        self.rust_names = {n: self.rust_name(n, c_names) for n in c_names}
+
+    @staticmethod
+    def rust_name(name, c_names):
+        rust = name
+        while rust in RESERVED or rust != name and rust in c_names:
+            rust += '_'
+        return rust
+
+    def error(self, err):
+        self.test.errors.append(err)
+
+    def translate(self):
+        bindings = []
+        for param in self.thread.params:
+            var = self.test.vars[param.name]
+            if param.name in self.params:
+                self.error(LitmusError(param.line, f'parameter {param.name!r} of {self.where} '
+                                       'given twice'))
+            rust = self.rust_names[param.name]
+            self.params[param.name] = (rust, var)
+            bindings.append(f'let {rust} = m.{var.kind}({var.index});')
+        body = self.statements(self.thread.body.stmts)
+        lets = [f'let mut {r.rust}: {RUST_REG_TYPE[r.kind]} = 0;' for r in self.regs.values()]
+        stores = [f'out[{r.index}] = ' + (f'i64::from({r.rust});' if r.kind == 'int'
+                                          else f'{r.rust} as i64;')
+                  for r in self.regs.values()]
+        return bindings + lets + body + stores, self.regs
+
+    # Statements.
+
+    def statements(self, stmts):
+        lines = []
+        for stmt in stmts:
+            try:
+                lines += self.statement(stmt)
+            except LitmusError as e:
+                self.error(e)
+        return lines
+
+    def statement(self, stmt):
+        if isinstance(stmt, Block) and not stmt.scoped:
+            return self.statements(stmt.stmts)
+        if isinstance(stmt, Block):
+            self.scopes.append(set())
+            lines = self.statements(stmt.stmts)
+            self.scopes.pop()
+            return ['{'] + lines + ['}'] if lines else []
+        if isinstance(stmt, Decl):
+            return self.declaration(stmt)
+        if isinstance(stmt, Assign):
+            return self.assignment(stmt)
+        if isinstance(stmt, If):
+            return self.if_statement(stmt)
+        return self.commented(stmt, [self.expression_statement(stmt.expr) + ';'])
+
+    def commented(self, stmt, lines):
+        """`lines`, after the note on plain accesses if the statement made one (in full the
+        first time in the function)."""
+        if not self.plain:
+            return lines
+        self.plain = False
+        if self.noted:
+            return [f'// C: {shorten(stmt.src, 50)} (plain, made marked: see above)'] + lines
+        self.noted = True
+        return [f'// C: {shorten(stmt.src)}'] + PLAIN_NOTE + lines
+
+    def declaration(self, decl):
+        kind = REG_TYPES.get(decl.ctype)
+        if kind is None:
+            shown = (decl.ctype + ('' if decl.ctype.endswith('*') else ' ')
+                     if decl.ctype else '') + decl.name
+            raise unsupported(decl.line, shown, 'registers are int or int *')
+        if decl.name in self.regs:
+            raise LitmusError(decl.line, f'register {decl.name!r} declared twice in '
+                              f'{self.where}')
+        if decl.name in self.params:
+            raise LitmusError(decl.line, f'register {decl.name!r} has the name of a parameter '
+                              f'of {self.where}')
+        if len(self.regs) == MAX_REGS:
+            raise LitmusError(decl.line, f'too many registers in {self.where} (the runner '
+                              f'supports at most {MAX_REGS} per thread)')
+        reg = Register(decl.name, self.rust_names[decl.name], kind, len(self.regs))
+        self.regs[decl.name] = reg
+        self.scopes[-1].add(decl.name)
+        if decl.init is None:
+            return []
+        value = self.convert(self.expr(decl.init), kind, decl.line, f'register {decl.name!r}')
+        return self.commented(decl, [f'{reg.rust} = {value};'])
+
+    def assignment(self, stmt):
+        target = stmt.target
+        if isinstance(target, Name):
+            reg = self.register(target)
+            if reg is None:
+                raise LitmusError(stmt.line, f'cannot assign to shared variable {target.name!r}'
+                                  f': use WRITE_ONCE(*{target.name}, ...)')
+            value = self.convert(self.expr(stmt.value), reg.kind, stmt.line,
+                                 f'register {target.name!r}')
+            return self.commented(stmt, [f'{reg.rust} = {value};'])
+        if isinstance(target, Unary) and target.op == '*' and isinstance(target.operand, Name):
+            loc, kind = self.location(target.operand, '*')
+            self.plain = True
+            value = self.convert(self.expr(stmt.value), kind, stmt.line, f'*{target.operand.name}')
+            return self.commented(stmt, [f'{loc}.set({value});'])
+        raise unsupported(stmt.line, stmt.src, 'assignment to something other than a register '
+                          'or *variable')
+
+    def if_statement(self, stmt):
+        cond = self.condition_code(self.expr(stmt.cond)).text
+        head = self.commented(stmt, [f'if {cond} {{'])
+        lines = head + self.branch(stmt.then)
+        if stmt.otherwise is None:
+            return lines + ['}']
+        other = self.branch(stmt.otherwise)
+        if isinstance(stmt.otherwise, If) and other and other[0].startswith('if '):
+            return lines + ['} else ' + other[0]] + other[1:]
+        return lines + ['} else {'] + other + ['}']
+
+    def branch(self, stmt):
+        """The lines of an if statement's branch, without braces."""
+        self.scopes.append(set())
+        try:
+            stmts = stmt.stmts if isinstance(stmt, Block) else [stmt]
+            return self.statements(stmts)
+        finally:
+            self.scopes.pop()
+
+    def expression_statement(self, expr):
+        if isinstance(expr, Call):
+            return self.call(expr, statement=True).text
+        return f'let _ = {self.expr(expr).text}'
+
+    # Names.
+
+    def register(self, name):
+        """The visible register `name`, None if it is a parameter; else an error."""
+        if any(name.name in scope for scope in self.scopes):
+            return self.regs[name.name]
+        if name.name in self.params:
+            return None
+        if name.name in self.test.vars:
+            raise LitmusError(name.line, f'unknown shared variable {name.name!r} (not a '
+                              f'parameter of {self.where})')
+        raise LitmusError(name.line, f'undeclared register {name.name!r}')
+
+    def location(self, name, func):
+        """The Rust place of a shared access through `name`: (code, kind of value)."""
+        reg = self.register(name)
+        if reg is not None:
+            if reg.kind != 'ptr':
+                raise LitmusError(name.line, f'{func}: register {name.name!r} is not a pointer')
+            return f'm.deref({reg.rust})', 'int'
+        rust, var = self.params[name.name]
+        return rust, var.kind
+
+    def value_location(self, name, func):
+        """A location whose value is read or written (not a spinlock)."""
+        loc, kind = self.location(name, func)
+        if kind == 'lock':
+            raise LitmusError(name.line, f'{func}: {name.name!r} is a spinlock_t')
+        return loc, kind
+
+    # Expressions.
+
+    def expr(self, expr):
+        """`expr` as a Rust expression."""
+        if isinstance(expr, Num):
+            value = int32(expr.value, expr.line)
+            return Code(str(value), 'int', ATOM if value >= 0 else UNARY, value)
+        if isinstance(expr, Name):
+            return self.name_value(expr)
+        if isinstance(expr, Call):
+            return self.call(expr)
+        if isinstance(expr, Unary):
+            return self.unary(expr)
+        return self.binary(expr)
+
+    def name_value(self, name):
+        if name.name == 'NULL' and name.name not in self.params:
+            return Code('0', 'ptr')
+        reg = self.register(name)
+        if reg is not None:
+            return Code(reg.rust, reg.kind)
+        var = self.params[name.name][1]
+        if var.kind != 'int':
+            raise LitmusError(name.line, f'{name.name!r} is {KIND_C_TYPE[var.kind]}: only the '
+                              'address of an int variable can be taken')
+        return Code(f'm.addr({var.index})', 'ptr')
+
+    def unary(self, expr):
+        op, operand = expr.op, expr.operand
+        if op == '*':
+            if not isinstance(operand, Name):
+                raise unsupported(expr.line, '*(...)', 'only *variable or *register')
+            loc, kind = self.value_location(operand, '*')
+            self.plain = True
+            return Code(f'{loc}.read()', kind)
+        if op == '&':
+            raise unsupported(expr.line, '&', 'address of a register, outside of '
+                              'try_cmpxchg()')
+        code = self.expr(operand)
+        if op == '!':
+            if code.kind == 'bool':
+                return Code('!' + paren(code, UNARY), 'bool', UNARY)
+            return Code(f'{paren(code, CMP + 1)} == 0', 'bool', CMP)
+        code = self.as_int(code, expr.line, op)
+        if op == '-':
+            return Code(f'{receiver(code)}.wrapping_neg()', 'int')
+        return Code('!' + paren(code, UNARY), 'int', UNARY)
+
+    def binary(self, expr):
+        op = expr.op
+        left, right = self.expr(expr.left), self.expr(expr.right)
+        if op in ('&&', '||'):
+            prec = AND if op == '&&' else OR
+            left, right = self.condition_code(left), self.condition_code(right)
+            return Code(f'{paren(left, prec)} {op} {paren(right, prec + 1)}', 'bool', prec)
+        if op in ('==', '!=') and 'ptr' in (left.kind, right.kind):
+            left = self.convert_code(left, 'ptr', expr.line, f'the other side of {op}')
+            right = self.convert_code(right, 'ptr', expr.line, f'the other side of {op}')
+            return Code(f'{left.text} {op} {right.text}', 'bool', CMP)
+        left, right = self.as_int(left, expr.line, op), self.as_int(right, expr.line, op)
+        if op in COMPARISONS:
+            return Code(f'{paren(left, CMP + 1)} {op} {paren(right, CMP + 1)}', 'bool', CMP)
+        if op in BIT_PREC:
+            prec = BIT_PREC[op]
+            lhs = left.text if left.prec == prec or left.prec >= UNARY else f'({left.text})'
+            return Code(f'{lhs} {op} {paren(right, UNARY)}', 'int', prec)
+        if op in ARITH:
+            return Code(f'{receiver(left)}.{ARITH[op]}({right.text})', 'int')
+        if op in DIVISION:
+            # Division by zero, undefined in C, gives 0 instead of a panic.
+            return Code(f'{receiver(left)}.{DIVISION[op]}({right.text}).unwrap_or(0)', 'int')
+        if right.literal is not None:
+            if not 0 <= right.literal < 32:
+                raise LitmusError(expr.line, f'shift by {right.literal} (out of range for int)')
+            amount = right.text
+        else:
+            amount = f'{paren(right, UNARY)} as u32'
+        return Code(f'{receiver(left)}.{SHIFTS[op]}({amount})', 'int')
+
+    @staticmethod
+    def kind_name(kind):
+        return {'int': 'an int', 'bool': 'an int', 'ptr': 'a pointer',
+                'void': 'a call that returns nothing'}[kind]
+
+    def as_int(self, code, line, what):
+        if code.kind == 'bool':
+            return Code(f'i32::from({code.text})', 'int')
+        if code.kind != 'int':
+            raise LitmusError(line, f'{what}: expected an int, found {self.kind_name(code.kind)}'
+                              + (' (pointer arithmetic is not supported)'
+                                 if code.kind == 'ptr' else ''))
+        return code
+
+    def convert_code(self, code, kind, line, what):
+        """`code` as a value of `kind` ('int' or 'ptr') for `what`."""
+        if kind == 'int':
+            return self.as_int(code, line, what)
+        if code.kind == 'ptr':
+            return code
+        if code.literal == 0:
+            return Code('0', 'ptr')
+        raise LitmusError(line, f'{what}: expected a pointer (a variable, a pointer register or '
+                          f'0), found {self.kind_name(code.kind)}')
+
+    def convert(self, code, kind, line, what):
+        return self.convert_code(code, kind, line, what).text
+
+    @staticmethod
+    def condition_code(code):
+        """`code` as a Rust `bool` (C: nonzero)."""
+        if code.kind == 'bool':
+            return code
+        return Code(f'{paren(code, CMP + 1)} != 0', 'bool', CMP)
+
+    # Calls.
+
+    def call(self, call, statement=False):
+        """A call, as an expression (`statement`: its result is not used)."""
+        func, args = call.func, call.args
+        if func in ACCESSORS:
+            code = self.accessor(call)
+        elif func in BARRIERS or func in RCU:
+            self.arity(call, 0)
+            module = ATOMIC if func in BARRIERS else HARNESS
+            code = Code(f'{module}::{func}()', 'void')
+        elif func in LOCK_OPS:
+            self.arity(call, 1)
+            method, kind = LOCK_OPS[func]
+            loc, loc_kind = self.pointer_location(args[0], func)
+            if loc_kind != 'lock':
+                raise LitmusError(call.line, f'{func}(): {args[0].name!r} is not a spinlock_t')
+            code = Code(f'{loc}.{method}()', kind)
+        elif func in self.ops[0]:
+            code = self.atomic_op(call, self.ops[0][func], ('int',))
+        elif func in self.ops[1]:
+            code = self.atomic_op(call, self.ops[1][func], ('int', 'ptr'))
+        else:
+            raise unsupported(call.line, func)
+        if code.kind == 'void' and not statement:
+            raise LitmusError(call.line, f'{func}() returns nothing: its value cannot be used')
+        return code
+
+    def arity(self, call, n):
+        if len(call.args) != n:
+            raise LitmusError(call.line, f'{call.func}() takes {n} argument'
+                              f'{"" if n == 1 else "s"}, not {len(call.args)}')
+
+    def pointer_location(self, arg, func):
+        """The location of an argument written `x` (a pointer)."""
+        if not isinstance(arg, Name):
+            raise LitmusError(arg.line, f'{func}(): the location must be a '
+                              'shared variable or pointer register (written x, not *x)')
+        return self.location(arg, f'{func}()')
+
+    def deref_location(self, arg, func):
+        """The location of an argument written `*x`."""
+        if not (isinstance(arg, Unary) and arg.op == '*' and isinstance(arg.operand, Name)):
+            raise LitmusError(arg.line, f'{func}(): the location must be '
+                              'written *x, with x a shared variable or pointer register')
+        return self.value_location(arg.operand, f'{func}()')
+
+    def accessor(self, call):
+        form, method, stores = ACCESSORS[call.func]
+        self.arity(call, 2 if stores else 1)
+        if form == 'deref':
+            loc, kind = self.deref_location(call.args[0], call.func)
+        else:
+            loc, kind = self.pointer_location(call.args[0], call.func)
+            if kind == 'lock':
+                raise LitmusError(call.line, f'{call.func}(): {call.args[0].name!r} is a '
+                                  'spinlock_t')
+        if not stores:
+            return Code(f'{loc}.{method}()', kind)
+        value = self.convert(self.expr(call.args[1]), kind, call.line, f'{call.func}()')
+        return Code(f'{loc}.{method}({value})', 'void')
+
+    def atomic_op(self, call, op, kinds):
+        """A table operation: `v` becomes the receiver, the other arguments keep their order."""
+        self.arity(call, len(op.args))
+        loc, kind, values = None, None, []
+        for spec, arg in zip(op.args, call.args):
+            if spec == 'v':
+                loc, kind = self.pointer_location(arg, call.func)
+                if kind not in kinds:
+                    raise LitmusError(call.line, f'{call.func}(): {arg.name!r} is '
+                                      f'{KIND_C_TYPE[kind]}; expected '
+                                      f'{" or ".join(KIND_C_TYPE[k] for k in kinds)}')
+        for spec, arg in zip(op.args, call.args):
+            if spec == 'i':
+                values.append(self.convert(self.expr(arg), kind, call.line, f'{call.func}()'))
+            elif spec == 'p':
+                values.append(self.old_pointer(arg, call.func, kind))
+        result = kind if op.result == 'int' else op.result
+        return Code(f'{loc}.{op.method}({", ".join(values)})', result)
+
+    def old_pointer(self, arg, func, kind):
+        """try_cmpxchg()'s `&old`: a register of the variable's type."""
+        if isinstance(arg, Unary) and arg.op == '&' and isinstance(arg.operand, Name):
+            reg = self.register(arg.operand)
+            if reg is not None and reg.kind == kind:
+                return f'&mut {reg.rust}'
+        raise LitmusError(arg.line, f'{func}(): the old value must be written '
+                          f'&r, with r an {"int" if kind == "int" else "int *"} register')
+
+
+def declared_names(stmt):
+    """The names of the registers declared anywhere in a statement."""
+    if isinstance(stmt, Decl):
+        return [stmt.name]
+    if isinstance(stmt, Block):
+        return [n for s in stmt.stmts for n in declared_names(s)]
+    if isinstance(stmt, If):
+        return declared_names(stmt.then) + (declared_names(stmt.otherwise)
+                                            if stmt.otherwise else [])
+    return []

@@ -1,0 +1,225 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Translation of one parsed test: its shared variables, its threads (thread.py) and its final
+clause, checked against what the runner can run; errors go to a list, not raised."""
+
+from dataclasses import dataclass, field
+
+from .dialect import HARNESS, INIT_TYPES, KIND_C_TYPE, MAX_SLOTS, MAX_THREADS, MAX_VARS, PARAM_TYPES
+from .errors import LitmusError, unsupported
+from .parser import RESULTS
+from .rust import AND, CMP, OR, UNARY, Code, int32, paren, rust_ident
+from .syntax import Atom
+from .thread import ThreadTranslator
+
+
+@dataclass
+class Var:
+    name: str
+    index: int
+    line: int       # of its first appearance
+    kind: str = None
+    init: tuple = ('int', 0)    # ('int', n) or ('addr', name), then ('addr', index)
+    init_line: int = None       # of its initialisation, if any
+    decls: list = field(default_factory=list)   # (kind, where, line, C type) of its types
+
+
+@dataclass
+class Slot:
+    name: str
+    kind: str       # 'int' or 'ptr'
+    source: str     # Rust `Source`
+
+
+class Translator:
+    """Checks one parsed test and renders it as Rust; errors go to `errors`."""
+
+    def __init__(self, test, ops, errors):
+        self.test, self.ops, self.errors = test, ops, errors
+        self.set_ident(rust_ident(test.name))
+        self.vars = {}
+        self.thread_fns = []     # (Rust lines, registers) per thread
+        self.slots = []
+        self.holds = 'false'
+
+    def set_ident(self, ident):
+        """Names the Rust items: `ident` lower case for functions, upper case for the static."""
+        self.fn_prefix, self.static = ident.lower(), ident.upper()
+        if self.static == 'TESTS':
+            self.fn_prefix, self.static = 't_' + self.fn_prefix, 'T_' + self.static
+
+    def translate(self):
+        result = self.test.result
+        if result and result[1] not in RESULTS:
+            self.error(result[0], f'unknown Result {result[1]!r} (expected Never, Sometimes or '
+                       'Always)')
+        self.collect_vars()
+        if len(self.test.threads) > MAX_THREADS:
+            self.error(self.test.threads[MAX_THREADS].line,
+                       f'too many threads ({len(self.test.threads)}; the runner supports at '
+                       f'most {MAX_THREADS})')
+        for thread in self.test.threads:
+            self.thread_fns.append(ThreadTranslator(self, thread).translate())
+        self.translate_final()
+
+    def error(self, line, message):
+        self.errors.append(LitmusError(line, message))
+
+    # Shared variables.
+
+    def var(self, name, line):
+        if name not in self.vars:
+            self.vars[name] = Var(name, len(self.vars), line)
+        return self.vars[name]
+
+    def collect_vars(self):
+        """The shared variables, in order of first appearance, with their kinds and values."""
+        initialised = set()
+        for item in self.test.init:
+            var = self.var(item.name, item.line)
+            if item.ctype is not None:
+                self.declare(var, INIT_TYPES, item.ctype, 'the init section', item.line)
+            if item.value and item.value[0] == 'addr':
+                self.var(item.value[1], item.line)
+            if item.name in initialised:
+                self.error(item.line, f'{item.name!r} initialised twice')
+            initialised.add(item.name)
+            if item.value:
+                var.init, var.init_line = item.value, item.line
+        for thread in self.test.threads:
+            for param in thread.params:
+                var = self.var(param.name, param.line)
+                self.declare(var, PARAM_TYPES, param.ctype, f'P{thread.number}', param.line)
+        if len(self.vars) > MAX_VARS:
+            extra = list(self.vars.values())[MAX_VARS]
+            self.error(extra.line, f'too many shared variables ({len(self.vars)}; the runner '
+                       f'supports at most {MAX_VARS})')
+        for var in self.vars.values():
+            self.resolve_kind(var)
+        for var in self.vars.values():
+            self.check_init(var)
+        for var in self.vars.values():
+            if var.init[0] == 'addr':
+                var.init = ('addr', self.vars[var.init[1]].index)
+
+    def declare(self, var, types, ctype, where, line):
+        kind = types.get(ctype)
+        if kind is None:
+            shown = (ctype + ('' if ctype.endswith('*') else ' ') if ctype else '') + var.name
+            expected = ', '.join(t + ('' if t.endswith('*') else ' ') + var.name
+                                 for t in types)
+            self.error(line, str(unsupported(line, shown, f'expected one of {expected}')))
+            return
+        var.decls.append((kind, where, line, ctype))
+
+    def resolve_kind(self, var):
+        for kind, where, line, ctype in var.decls[1:]:
+            first = var.decls[0]
+            if kind != first[0]:
+                self.error(line, f'{var.name!r} is {ctype} in {where} but {first[3]} in '
+                           f'{first[1]}')
+        if var.decls:
+            var.kind = var.decls[0][0]
+        else:
+            var.kind = 'ptr' if var.init[0] == 'addr' else 'int'
+
+    def check_init(self, var):
+        if var.init_line is None:
+            return
+        (what, value), line = var.init, var.init_line
+        if what == 'addr':
+            target = self.vars[value]
+            if var.kind != 'ptr':
+                self.error(line, f'{var.name!r} is not a pointer ({KIND_C_TYPE[var.kind]} in '
+                           f'the threads) but is initialised to the address of {value!r}')
+            elif target.kind != 'int':
+                self.error(line, f'{var.name}={value}: only the address of an int variable '
+                           f'can be taken, and {value!r} is {KIND_C_TYPE[target.kind]}')
+        elif var.kind == 'lock':
+            self.error(line, f'spinlock {var.name!r} cannot be initialised')
+        elif var.kind == 'ptr' and value != 0:
+            self.error(line, f'pointer {var.name!r} initialised to {value}, not to an address')
+        elif var.kind == 'int':
+            try:
+                int32(value, line)
+            except LitmusError as e:
+                self.errors.append(e)
+
+    # The final clause.
+
+    def translate_final(self):
+        for loc in self.test.locations:
+            try:
+                self.slot(loc)
+            except LitmusError as e:
+                self.errors.append(e)
+        location_slots, self.slots = self.slots, []
+        try:
+            self.holds = self.prop(self.test.clause).text
+        except LitmusError as e:
+            self.errors.append(e)
+        # The clause's first, then those of the locations not in the clause.
+        in_clause = {s.name for s in self.slots}
+        self.slots += [s for s in location_slots if s.name not in in_clause]
+        if len(self.slots) > MAX_SLOTS:
+            self.error(self.test.clause_line, f'too many values in the final state '
+                       f'({len(self.slots)}; the runner supports at most {MAX_SLOTS})')
+
+    def slot(self, loc):
+        """The index of the slot of `loc` (added if new) and its kind."""
+        for i, slot in enumerate(self.slots):
+            if slot.name == str(loc):
+                return i, slot.kind
+        if loc.thread is None:
+            var = self.vars.get(loc.name)
+            if var is None:
+                raise LitmusError(loc.line, f'unknown shared variable {loc.name!r}')
+            if var.kind == 'lock':
+                raise LitmusError(loc.line, f'spinlock {loc.name!r} has no value to check')
+            kind, source = var.kind, f'{HARNESS}::Source::Var({var.index})'
+        else:
+            if loc.thread >= len(self.thread_fns):
+                raise LitmusError(loc.line, f'{loc}: there is no thread P{loc.thread}')
+            reg = self.thread_fns[loc.thread][1].get(loc.name)
+            if reg is None:
+                raise LitmusError(loc.line, f'undeclared register {str(loc)!r}')
+            kind = reg.kind
+            source = f'{HARNESS}::Source::Reg {{ thread: {loc.thread}, index: {reg.index} }}'
+        self.slots.append(Slot(str(loc), kind, source))
+        return len(self.slots) - 1, kind
+
+    def prop(self, prop):
+        """The clause's proposition as a Rust `bool` expression over the state `s`."""
+        if isinstance(prop, Atom):
+            return self.atom(prop)
+        if prop.op == 'const':
+            return Code('true' if prop.args[0] else 'false', 'bool')
+        if prop.op == 'not':
+            return Code('!' + paren(self.prop(prop.args[0]), UNARY), 'bool', UNARY)
+        prec = AND if prop.op == 'and' else OR
+        left, right = (self.prop(p) for p in prop.args)
+        op = ' && ' if prop.op == 'and' else ' || '
+        return Code(paren(left, prec) + op + paren(right, prec + 1), 'bool', prec)
+
+    def atom(self, atom):
+        index, kind = self.slot(atom.loc)
+        what, value = atom.value
+        if kind == 'int':
+            if what == 'name':
+                raise LitmusError(atom.line, f'{atom.loc} is an int: it cannot be compared with '
+                                  f'the address of {value!r}')
+            return Code(f's[{index}] == {int32(value, atom.line)}', 'bool', CMP)
+        if what == 'int' and value == 0 or what == 'name' and value == 'NULL':
+            return Code(f's[{index}] == {HARNESS}::NULL', 'bool', CMP)
+        if what == 'int':
+            raise LitmusError(atom.line, f'{atom.loc} is a pointer: compare it with a '
+                              f'variable name or 0, not {value}')
+        target = self.vars.get(value)
+        if target is None:
+            raise LitmusError(atom.line, f'unknown shared variable {value!r}')
+        if target.kind != 'int':
+            raise LitmusError(atom.line, f'{atom.loc} can only point to an int variable, and '
+                              f'{value!r} is {KIND_C_TYPE[target.kind]}')
+        return Code(f's[{index}] == {target.index}', 'bool', CMP)
+
+    def thread_fn(self, n):
+        return f'{self.fn_prefix}_p{n}'
