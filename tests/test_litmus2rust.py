@@ -143,15 +143,47 @@ class BadInputTest(TempDirTest):
                 for message, line in zip(want, lines):
                     self.assertTrue(line.startswith(message), f'{line!r} is not {message!r}')
 
-    def test_all_files_are_checked_and_all_errors_reported(self):
-        want = [e for p in sorted(glob.glob(os.path.join(BAD, '*.litmus')))
-                for e in self.expected(p)]
+    def test_directory_mode_leaves_out_what_it_refuses(self):
+        # A directory's refused files are reported and left out; the others are translated.
+        bad = sorted(glob.glob(os.path.join(BAD, '*.litmus')))
+        want = [e for p in bad for e in self.expected(p)]
         rc, out, err = run(BAD, os.path.join(INPUTS, 'RMW+atomics.litmus'))
-        self.assertEqual(rc, 1)
-        self.assertEqual(out, '')
+        self.assertEqual(rc, 0, err)
+        self.assertIn('pub(crate) static RMW_ATOMICS', out)
+        self.assertEqual(out.count('harness::Test = '), 1)
         for message in want:
             self.assertIn(message, err)
+        self.assertIn(f'litmus2rust: {len(bad)} of {len(bad) + 1} tests found in directories '
+                      'refused and left out', err)
+        # Named on the command line, the same files are errors: nothing is written.
+        rc, out, err = run(*bad, os.path.join(INPUTS, 'RMW+atomics.litmus'))
+        self.assertEqual((rc, out), (1, ''))
         self.assertIn(f'litmus2rust: {len(want)} errors; no output written', err)
+        # A directory of nothing but refused files: no output either.
+        rc, out, err = run(BAD)
+        self.assertEqual((rc, out), (1, ''))
+        self.assertIn('litmus2rust: no test translated', err)
+
+    def test_directory_mode_leaves_out_a_second_test_of_the_same_name(self):
+        text = litmus('\tWRITE_ONCE(*x, 1);', name='SAME')
+        first, second = self.write('a.litmus', text), self.write('b.litmus', text)
+        self.write('c.litmus', litmus('\tWRITE_ONCE(*x, 1);', name='OTHER'))
+        rc, out, err = run(self.dir)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out.count('harness::Test = '), 2)
+        self.assertIn(f"{second}:1: test name 'SAME' is also that of {first}", err)
+        rc, out, err = run(first, second)
+        self.assertEqual((rc, out), (1, ''))
+        self.assertIn(f"{second}:1: test name 'SAME' is also that of {first}", err)
+
+    def test_summary_counts_refusals_by_reason(self):
+        bad = sorted(glob.glob(os.path.join(BAD, '*.litmus')))
+        rc, out, err = run('--summary', BAD, os.path.join(INPUTS, 'RMW+atomics.litmus'))
+        self.assertEqual(rc, 0, err)
+        self.assertIn(f'1 translated, {len(bad)} refused', out)
+        self.assertIn(f"{os.path.join(INPUTS, 'RMW+atomics.litmus')}: translated", out)
+        counts = re.findall(r'^ +(\d+)  ', out, re.M)
+        self.assertEqual(sum(map(int, counts)), len(bad))
 
     def test_failure_leaves_an_existing_output_alone(self):
         out_path = self.write('out.rs', 'previous\n')

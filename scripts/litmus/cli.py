@@ -5,7 +5,7 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .emit import describe_test, render, write_output
 from .errors import LitmusError
@@ -16,68 +16,107 @@ from .translate import Translator
 
 
 @dataclass
-class Translated:
+class Source:
+    """One input file: named on the command line (`explicit`) or found in a directory."""
     path: str
-    translator: Translator
+    explicit: bool
 
 
-def translate_file(path, ops, errors):
-    """Parses and translates one file; appends (path, LitmusError) to `errors`."""
+@dataclass
+class Outcome:
+    """What became of one file: its translation, or the errors that refused it."""
+    source: Source
+    translator: Translator = None
+    errors: list = field(default_factory=list)     # LitmusError, or (None, message)
+
+    @property
+    def path(self):
+        return self.source.path
+
+    def messages(self):
+        """The errors as FILE:LINE: MESSAGE lines."""
+        return [f'{self.path}:{e.line}: {e.message}' if e.line else f'{self.path}: {e.message}'
+                for e in self.errors]
+
+
+def translate_file(source, ops):
+    """Parses and translates one file."""
+    outcome = Outcome(source)
     try:
-        with open(path, encoding='utf-8') as f:
+        with open(source.path, encoding='utf-8') as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as e:
-        errors.append((path, None, f'cannot read: {getattr(e, "strerror", None) or e}'))
-        return None
+        outcome.errors.append(LitmusError(None, 'cannot read: '
+                                          f'{getattr(e, "strerror", None) or e}'))
+        return outcome
     parser = Parser(text)
-    file_errors = []
+    errors = []
     test = None
     try:
         test = parser.parse()
     except LitmusError as e:
-        file_errors.append(e)
-    file_errors = parser.errors + file_errors
-    translator = None
+        errors.append(e)
+    errors = parser.errors + errors
     if test is not None:
-        translator = Translator(test, ops, file_errors)
+        translator = Translator(test, ops, errors)
         translator.translate()
-    for e in sorted(file_errors, key=lambda e: e.line):
-        errors.append((path, e.line, e.message))
-    return Translated(path, translator) if not file_errors else None
+        if not errors:
+            outcome.translator = translator
+    outcome.errors = sorted(errors, key=lambda e: e.line or 0)
+    return outcome
 
 
-def expand_paths(paths, errors):
+def expand_paths(paths, problems):
     """The .litmus files named by `paths` (directories: their *.litmus files, sorted)."""
     files = []
     for path in paths:
         if os.path.isdir(path):
             found = sorted(n for n in os.listdir(path) if n.endswith('.litmus'))
             if not found:
-                errors.append((path, None, 'no .litmus files in this directory'))
-            files += [os.path.join(path, n) for n in found]
+                problems.append(f'{path}: no .litmus files in this directory')
+            files += [Source(os.path.join(path, n), False) for n in found]
         else:
-            files.append(path)
+            files.append(Source(path, True))
     return files
 
 
-def check_names(results, errors):
+def check_names(outcomes):
     """Test names and the Rust names made from them must be unique: names that differ only in
     case (Z6.0+pooncelock+poonceLock+pombonce and Z6.0+pooncelock+pooncelock+pombonce) split
-    their camel case; a clash that remains is an error."""
+    their camel case; of two tests with one name, the second is refused."""
+    done = [o for o in outcomes if o.translator]
     by_ident = {}
-    for r in results:
-        by_ident.setdefault(r.translator.static, []).append(r)
+    for o in done:
+        by_ident.setdefault(o.translator.static, []).append(o)
     for group in by_ident.values():
         if len(group) > 1:
-            for r in group:
-                r.translator.set_ident(rust_ident(r.translator.test.name, split_camel=True))
+            for o in group:
+                o.translator.set_ident(rust_ident(o.translator.test.name, split_camel=True))
     seen = {}
-    for r in results:
-        t = r.translator
+    for o in done:
+        t = o.translator
         for key in (f'test name {t.test.name!r}', f'Rust name {t.static}'):
             if key in seen:
-                errors.append((r.path, t.test.name_line, f'{key} is also that of {seen[key]}'))
-            seen.setdefault(key, r.path)
+                o.errors.append(LitmusError(t.test.name_line,
+                                            f'{key} is also that of {seen[key]}'))
+                o.translator = None
+                break
+        else:
+            for key in (f'test name {t.test.name!r}', f'Rust name {t.static}'):
+                seen[key] = o.path
+
+
+def summary(outcomes):
+    """Translated / refused, and the refusals by reason (the first error of each file)."""
+    refused = [o for o in outcomes if not o.translator]
+    lines = [f'{o.path}: {"translated" if o.translator else "refused: " + o.errors[0].message}'
+             for o in outcomes]
+    reasons = {}
+    for o in refused:
+        reasons[o.errors[0].reason] = reasons.get(o.errors[0].reason, 0) + 1
+    lines += ['', f'{len(outcomes) - len(refused)} translated, {len(refused)} refused']
+    lines += [f'{n:6d}  {reason}' for reason, n in sorted(reasons.items(), key=lambda i: -i[1])]
+    return '\n'.join(lines) + '\n'
 
 
 def main(argv=None, doc=__doc__):
@@ -92,29 +131,46 @@ def main(argv=None, doc=__doc__):
                     'final clause) to FILE, for scripts/herd-check')
     ap.add_argument('--list', action='store_true',
                     help='print name, Result and thread count of each test instead')
+    ap.add_argument('--summary', action='store_true',
+                    help='print translated / refused per file and the refusals by reason '
+                    'instead (nothing is written; exit status 0)')
     args = ap.parse_args(argv)
 
     ops = read_table()
-    errors = []
-    results = []
-    for path in expand_paths(args.paths, errors):
-        result = translate_file(path, ops, errors)
-        if result:
-            results.append(result)
-    check_names(results, errors)
-    if errors:
-        for path, line, message in errors:
-            print(f'{path}:{line}: {message}' if line else f'{path}: {message}', file=sys.stderr)
-        print(f'litmus2rust: {len(errors)} error{"s" if len(errors) > 1 else ""}; no output '
-              'written', file=sys.stderr)
+    problems = []
+    outcomes = [translate_file(source, ops) for source in expand_paths(args.paths, problems)]
+    check_names(outcomes)
+    if args.summary:
+        sys.stdout.write(summary(outcomes))
+        return 0
+    fatal = problems + [m for o in outcomes if o.source.explicit for m in o.messages()]
+    left_out = [o for o in outcomes if not o.source.explicit and not o.translator]
+    results = [o for o in outcomes if o.translator]
+    for message in fatal:
+        print(message, file=sys.stderr)
+    if fatal or not results:
+        n = len(fatal)
+        print(f'litmus2rust: {n} error{"" if n == 1 else "s"}' if n else
+              'litmus2rust: no test translated', end='', file=sys.stderr)
+        for o in left_out:
+            print('\n' + '\n'.join(o.messages()), end='', file=sys.stderr)
+        print('; no output written' if not left_out else
+              f'\nlitmus2rust: no output written ({len(left_out)} refused in directories)',
+              file=sys.stderr)
         return 1
+    for o in left_out:
+        for message in o.messages():
+            print(message, file=sys.stderr)
+    if left_out:
+        print(f'litmus2rust: {len(left_out)} of {len(outcomes)} tests found in directories '
+              'refused and left out (see above); the others are translated', file=sys.stderr)
     if args.list:
-        for r in results:
-            t = r.translator.test
+        for o in results:
+            t = o.translator.test
             print(f'{t.name}\t{t.result[1] if t.result else "-"}\t{len(t.threads)}')
         return 0
     write_output(args.output, render(results))
     if args.json:
-        write_output(args.json, json.dumps([describe_test(r.translator, r.path) for r in results],
+        write_output(args.json, json.dumps([describe_test(o.translator, o.path) for o in results],
                                            indent=1) + '\n')
     return 0
