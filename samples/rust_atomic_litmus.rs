@@ -233,9 +233,9 @@ fn run_once(
     }
     let h = run.histogram();
     progress.runs += 1;
-    progress.iterations = h.positive + h.negative;
+    progress.iterations = h.positive + h.negative + h.discarded;
     progress.cut = run.cut();
-    progress.wild |= run.wild.load(Ordering::Relaxed);
+    progress.wild |= run.progress.wild.load(Ordering::Relaxed);
     Ok(())
 }
 
@@ -474,6 +474,14 @@ struct RustAtomicLitmus {
 impl kernel::Module for RustAtomicLitmus {
     fn init(_module: &'static ThisModule) -> Result<Self> {
         let cfg = Config::from_params()?;
+        harness::srcu_init()?;
+        Self::start(cfg).inspect_err(|_| harness::srcu_cleanup())
+    }
+}
+
+impl RustAtomicLitmus {
+    /// Starts the controller thread, which runs the tests `cfg` names.
+    fn start(cfg: Config) -> Result<Self> {
         let control = KBox::new(
             Control {
                 cfg,
@@ -500,5 +508,7 @@ impl Drop for RustAtomicLitmus {
         if let Some(controller) = self.controller.take() {
             controller.stop();
         }
+        // The controller stops the litmus threads before it returns.
+        harness::srcu_cleanup();
     }
 }

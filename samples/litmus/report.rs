@@ -110,6 +110,13 @@ pub(crate) fn test(suite: &Suite, outcome: &Outcome<'_>) -> bool {
         h.positive,
         h.negative
     ));
+    if h.discarded > 0 {
+        suite.diag(format_args!(
+            "{}: {} executions not counted (as herd7 has none such: its filter failed, or a \
+             thread would have waited forever for a lock)",
+            test.name, h.discarded
+        ));
+    }
     let iterations = h.positive + h.negative;
     let ms = (elapsed_ns / 1_000_000).max(1) as u64;
     suite.diag(format_args!(

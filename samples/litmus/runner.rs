@@ -14,7 +14,7 @@
 //! The harness's own synchronization uses `core::sync::atomic`, never the library under test:
 //! mutation-test builds break the library on purpose, and the harness must still count.
 
-use crate::harness::{Instance, Slot, SlotKind, Source, Test, MAX_BATCH};
+use crate::harness::{Instance, Progress, Slot, SlotKind, Source, Test, MAX_BATCH};
 use crate::kthread::{self, Thread};
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicUsize, Ordering};
@@ -85,6 +85,9 @@ pub(crate) struct Histogram {
     /// Iterations whose final state satisfies the clause's proposition.
     pub(crate) positive: u64,
     pub(crate) negative: u64,
+    /// Iterations not counted: herd7 has no such execution (a thread gave up on a lock that
+    /// no thread could release any more, or the final state fails the test's `filter`).
+    pub(crate) discarded: u64,
     /// The iteration (from 0) whose final state first satisfied the proposition.
     pub(crate) first_positive: Option<u64>,
 }
@@ -98,6 +101,7 @@ impl Histogram {
             other: 0,
             positive: 0,
             negative: 0,
+            discarded: 0,
             first_positive: None,
         }
     }
@@ -108,6 +112,7 @@ impl Histogram {
         self.other = 0;
         self.positive = 0;
         self.negative = 0;
+        self.discarded = 0;
         self.first_positive = None;
     }
 
@@ -204,8 +209,8 @@ pub(crate) struct Run {
     start: Line,
     finish: Line,
     abort: AtomicBool,
-    /// A thread dereferenced a wild pointer.
-    pub(crate) wild: AtomicBool,
+    /// What the threads share besides the variables (a wild dereference, lock waits).
+    pub(crate) progress: Progress,
     finished: AtomicUsize,
 }
 
@@ -237,8 +242,10 @@ impl Run {
         if !resume {
             histogram.clear();
         }
-        let (offset, positive_before) =
-            (histogram.positive + histogram.negative, histogram.positive);
+        let (offset, positive_before) = (
+            histogram.positive + histogram.negative + histogram.discarded,
+            histogram.positive,
+        );
         // INVARIANT: `RUN_EXISTS` was false and is now true until this `Run` is dropped.
         Some(Self {
             test,
@@ -254,7 +261,7 @@ impl Run {
             start: Line::new(),
             finish: Line::new(),
             abort: AtomicBool::new(false),
-            wild: AtomicBool::new(false),
+            progress: Progress::new(test.threads.len()),
             finished: AtomicUsize::new(0),
         })
     }
@@ -279,7 +286,7 @@ impl Run {
     pub(crate) fn execute(&self, stop: impl Fn() -> bool) -> Result<bool> {
         let n = self.test.threads.len();
         for i in 0..self.limits.batch {
-            Instance::new(i, &self.wild).reset(self.test.vars);
+            Instance::new(i, &self.progress).reset(self.test.vars);
         }
         let mut args: KVec<ThreadArg> = KVec::with_capacity(n, GFP_KERNEL)?;
         for thread in 0..n {
@@ -335,11 +342,12 @@ impl Run {
             }
             for (i, saved) in OUT[thread][..size].iter().enumerate() {
                 let mut out = [0i64; MAX_REGS];
-                body(&Instance::new(i, &self.wild), &mut out[..regs]);
+                body(&Instance::new(i, &self.progress), &mut out[..regs]);
                 for (cell, value) in saved.iter().zip(&out[..regs]) {
                     cell.store(*value, Ordering::Relaxed);
                 }
             }
+            self.progress.batch_done();
             if !self.finish.wait(n, &self.abort) {
                 return;
             }
@@ -347,12 +355,18 @@ impl Run {
                 // SAFETY: Only thread 0 touches the histogram while the test runs.
                 let histogram = unsafe { &mut *HISTOGRAMS[self.tally as usize].0.get() };
                 for i in 0..size {
-                    let m = Instance::new(i, &self.wild);
+                    let m = Instance::new(i, &self.progress);
                     let state = final_state(test, &m, i);
-                    let holds = (test.holds)(&state[..test.slots.len()]);
-                    histogram.add(self.offset + done + i as u64, &state, holds);
+                    let state_slots = &state[..test.slots.len()];
+                    if self.progress.discarded(i) || test.filter.is_some_and(|f| !f(state_slots)) {
+                        histogram.discarded += 1;
+                    } else {
+                        let holds = (test.holds)(state_slots);
+                        histogram.add(self.offset + done + i as u64, &state, holds);
+                    }
                     m.reset(test.vars);
                 }
+                self.progress.new_batch(size);
                 let cut = if self.limits.until_seen && histogram.positive > self.positive_before {
                     Some(Cut::Seen)
                 } else if self.limits.budget_ns > 0

@@ -2,9 +2,11 @@
 
 //! What a translated litmus test is: the types `scripts/litmus2rust` writes its tests in, and
 //! the spinlock its `spin_lock()` becomes. Shared by every harness that runs translated tests:
-//! the in-kernel runner (`harness.rs`) and the herd7 check's entry points
-//! (`tests/herd/harness.rs`); each defines the `Instance` a thread runs on, in the module that
-//! includes this file.
+//! the in-kernel runner (`harness.rs`), the herd7 check's entry points
+//! (`tests/herd/harness.rs`) and the host check (`tests/litmus/host_check.rs`); each defines,
+//! in the module that includes this file, the `Instance` a thread runs on (with
+//! `Instance::wait_while`, how long a `spin_lock()` waits), its SRCU domain type `Srcu`, and
+//! RCU's functions.
 
 use super::Instance;
 use crate::atomic::AtomicI32;
@@ -30,6 +32,8 @@ pub(crate) enum VarKind {
     Ptr,
     /// `spinlock_t`: a [`Lock`].
     Lock,
+    /// `struct srcu_struct`: an SRCU domain (the harness's `Srcu`).
+    Srcu,
 }
 
 /// A shared variable's initial value (the test's `{ ... }` section; 0 when absent).
@@ -115,6 +119,9 @@ pub(crate) struct Test {
     pub(crate) slots: &'static [Slot],
     /// The clause's proposition P (not its negation), on the final state: one value per slot.
     pub(crate) holds: fn(state: &[i64]) -> bool,
+    /// The test's `filter`: an execution whose final state does not satisfy it is not
+    /// counted (herd7 discards it), as one that could not finish (see [`Lock::lock`]).
+    pub(crate) filter: Option<fn(state: &[i64]) -> bool>,
 }
 
 /// A test-and-set spinlock built on the library, with the LKMM semantics of `spin_lock()`
@@ -123,14 +130,18 @@ pub(crate) struct Test {
 pub(crate) struct Lock(pub(crate) AtomicI32);
 
 impl Lock {
-    /// `spin_lock()`.
+    /// `spin_lock()`: true once the lock is taken; false if `m` says that no thread can
+    /// release it any more (a thread that ended holding it, or every thread waiting). herd7
+    /// has no execution in which a thread waits forever: the caller returns at once and the
+    /// runner does not count the execution.
     #[inline(always)]
-    pub(crate) fn lock(&self) {
+    pub(crate) fn lock(&self, m: &Instance<'_>) -> bool {
         while self.0.cmpxchg_acquire(0, 1) != 0 {
-            while self.0.read() != 0 {
-                core::hint::spin_loop();
+            if !m.wait_while(|| self.0.read() != 0) {
+                return false;
             }
         }
+        true
     }
 
     /// `spin_trylock()`: whether the lock was taken.

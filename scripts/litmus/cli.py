@@ -83,27 +83,30 @@ def expand_paths(paths, problems):
 def check_names(outcomes):
     """Test names and the Rust names made from them must be unique: names that differ only in
     case (Z6.0+pooncelock+poonceLock+pombonce and Z6.0+pooncelock+pooncelock+pombonce) split
-    their camel case; of two tests with one name, the second is refused."""
+    their camel case, then get a number; of two tests with one name, the second is
+    refused."""
     done = [o for o in outcomes if o.translator]
-    by_ident = {}
+    clashes = {}
     for o in done:
-        by_ident.setdefault(o.translator.static, []).append(o)
-    for group in by_ident.values():
-        if len(group) > 1:
-            for o in group:
-                o.translator.set_ident(rust_ident(o.translator.test.name, split_camel=True))
-    seen = {}
+        key = rust_ident(o.translator.test.name).upper()
+        clashes[key] = clashes.get(key, 0) + 1
+    names, idents = {}, set()
     for o in done:
         t = o.translator
-        for key in (f'test name {t.test.name!r}', f'Rust name {t.static}'):
-            if key in seen:
-                o.errors.append(LitmusError(t.test.name_line,
-                                            f'{key} is also that of {seen[key]}'))
-                o.translator = None
-                break
-        else:
-            for key in (f'test name {t.test.name!r}', f'Rust name {t.static}'):
-                seen[key] = o.path
+        if t.test.name in names:
+            o.errors.append(LitmusError(t.test.name_line, f'test name {t.test.name!r} is also '
+                                        f'that of {names[t.test.name]}'))
+            o.translator = None
+            continue
+        names[t.test.name] = o.path
+        base = rust_ident(t.test.name, split_camel=clashes[rust_ident(t.test.name).upper()] > 1)
+        ident, n = base, 1
+        # Different names that still make one Rust name (`a+b`, `a-b`) are numbered.
+        while ident.upper() in idents or ident.upper() == 'TESTS':
+            n += 1
+            ident = f'{base}_{n}'
+        t.set_ident(ident)
+        idents.add(t.static)
 
 
 def summary(outcomes):

@@ -20,15 +20,19 @@ def render_test(t, path):
     note = f'Result: {result[1]} {result[2]}'.rstrip() if result else 'no Result'
     lines += ['', f'// {os.path.basename(path)}: {note}']
     allow = '#[allow(unused_mut, unused_assignments, unused_variables, clippy::all)]'
+    # The test's names are kept as they are (`int X;`, `DYNTICKS`).
+    names = '#[allow(non_snake_case)]'
     # `inline(always)`: the herd7 check's entry points (tests/herd/) must contain the
     # thread's every instruction, not a call; the runner calls threads through pointers.
     for n, (body, regs) in enumerate(t.thread_fns):
-        lines += [allow, '#[inline(always)]',
+        lines += [allow, names, '#[inline(always)]',
                   f'pub(crate) fn {t.thread_fn(n)}(m: &{HARNESS}::Instance<\'_>, '
                   'out: &mut [i64]) {'] + body + ['}', '']
     lines += [allow, f'fn {t.fn_prefix}_holds(s: &[i64]) -> bool {{', t.holds, '}',
               '']
-    expect = f'Some({HARNESS}::Expect::{result[1]})' if result else 'None'
+    if t.filter is not None:
+        lines += [allow, f'fn {t.fn_prefix}_filter(s: &[i64]) -> bool {{', t.filter, '}', '']
+    expect = f'Some({HARNESS}::Expect::{t.expectation()})' if t.expectation() else 'None'
     threads = ', '.join(t.thread_fn(n) for n in range(len(t.thread_fns)))
     regs = ', '.join(str(len(r)) for _, r in t.thread_fns)
     fields = [f'name: {rust_str(test.name)},', f'expect: {expect},',
@@ -38,8 +42,11 @@ def render_test(t, path):
     fields += ['],', f'threads: &[{threads}],', f'regs: &[{regs}],', 'slots: &[']
     fields += [render_slot(s) for s in t.slots]
     fields += ['],', f'holds: {t.fn_prefix}_holds,']
+    fields += [f'filter: Some({t.fn_prefix}_filter),' if t.filter is not None else
+               'filter: None,']
     return lines + [f'pub(crate) static {t.static}: {HARNESS}::Test = {HARNESS}::Test {{'] \
         + ['    ' + f for f in fields] + ['};']
+
 
 def describe_test(t, path):
     """The test as data, for tools that check the translation (scripts/herd-check):
@@ -52,7 +59,8 @@ def describe_test(t, path):
 
     def prop(p):
         if isinstance(p, Atom):
-            return {'atom': loc(p.loc), 'value': list(p.value)}
+            what, value = p.value
+            return {'atom': loc(p.loc), 'value': [what, loc(value) if what == 'loc' else value]}
         if p.op == 'const':
             return {'op': 'const', 'value': bool(p.args[0])}
         return {'op': p.op, 'args': [prop(a) for a in p.args]}
@@ -67,13 +75,25 @@ def describe_test(t, path):
         'result': test.result[1] if test.result else None,
         'vars': variables,
         'threads': [{'fn': t.thread_fn(n),
-                     'regs': {r.name: {'index': r.index, 'kind': r.kind}
+                     'regs': {r.name: {'index': r.index, 'kind': r.kind,
+                                       'init': register_init(t, n, r)}
                               for r in regs.values()}}
                     for n, (_, regs) in enumerate(t.thread_fns)],
         'quantifier': test.quantifier, 'clause': prop(test.clause),
         'clause_text': test.clause_text,
+        'filter': prop(test.filter) if test.filter is not None else None,
+        'filter_text': test.filter_text,
         'locations': [loc(l) for l in test.locations],
     }
+
+def register_init(t, thread, reg):
+    """A register's initial value from the init section: {'int': n}, {'addr': variable}."""
+    item = t.reg_inits.get(thread, {}).get(reg.name)
+    if item is None or item.value is None:
+        return {'int': 0}
+    what, value = item.value
+    return {'int': value} if what == 'int' else {'addr': value}
+
 
 def render_var(var):
     what, value = var.init

@@ -4,10 +4,10 @@ header, init section and final clause, and the C of the threads."""
 
 import re
 
-from .errors import LitmusError, syntax_error, unsupported
+from .errors import syntax_error, unsupported
 from .lexer import Lexer, describe
-from .syntax import (Assign, Atom, Binary, Block, Call, Decl, ExprStmt, If, InitItem, Litmus,
-                     Loc, Name, Num, Param, Prop, Thread, Unary)
+from .syntax import (Assign, Atom, Binary, Block, Call, Cast, Decl, ExprStmt, If, InitItem,
+                     Litmus, Loc, Name, Num, Param, Prop, Thread, Unary)
 
 RESULTS = ('Never', 'Sometimes', 'Always')
 QUANTIFIERS = {'exists': 'Exists', '~exists': 'NotExists', 'forall': 'Forall'}
@@ -20,7 +20,9 @@ COMPOUND_ASSIGN = ('+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<=', '>>=')
 POSTFIX = ('++', '--', '->', '[', '.')
 FINAL_WORDS = ('exists', 'forall', 'locations', 'filter')
 C_TYPE_WORDS = ('int', 'long', 'short', 'char', 'unsigned', 'signed', 'const', 'volatile',
-                'struct', 'union', 'void', 'bool', '_Bool', 'atomic_t', 'spinlock_t')
+                'struct', 'union', 'void', 'bool', '_Bool', 'atomic_t', 'spinlock_t',
+                'intptr_t', 'uintptr_t', 'u8', 'u16', 'u32', 'u64', 's8', 's16', 's32',
+                's64')
 
 
 def c_int(tok):
@@ -110,9 +112,9 @@ class Parser:
 
     def parse(self):
         name, name_line = self.parse_name()
-        result = self.parse_prelude()
+        result, headers = self.parse_prelude()
         init = self.parse_init()
-        test = Litmus(name, name_line, result, init, [], [])
+        test = Litmus(name, name_line, result, init, [], [], headers=headers)
         self.parse_threads(test)
         self.set_mode('herd', at_lookahead=True)
         self.parse_final(test)
@@ -128,18 +130,28 @@ class Parser:
         return match.group(2), self.lex.line_at(match.start(2))
 
     def parse_prelude(self):
-        """The optional string and the comments before the init section; returns Result:."""
-        tok = self.peek()
-        comments = list(tok.comments)
-        if tok.kind == 'string':
-            self.take()
-            comments += self.peek().comments
+        """What comes before the init section: an optional string, comments, and herd's
+        header lines (`Cycle=...`, `Prefetch=...`, `Com=...`, `Orig=...`: one `key=value`
+        per line, information herd7 does not act on). Returns (Result:, the header lines)."""
+        comments, headers = [], []
+        while True:
+            tok = self.peek()
+            comments += tok.comments
+            if tok.kind == 'string':
+                self.take()
+            elif tok.kind == 'ident' and self.peek2().text == '=':
+                end = self.text.find('\n', tok.start)
+                end = len(self.text) if end < 0 else end
+                headers.append((tok.line, ' '.join(self.text[tok.start:end].split())))
+                self.pos, self.tok = end, None
+            else:
+                break
         for comment in comments:
             match = re.search(r'Result:[ \t]*(\S*)([^\n]*)', comment)
             if match:
                 line = self.lex.line_at(self.text.find(comment) + match.start())
-                return line, match.group(1), ' '.join(match.group(2).split())
-        return None
+                return (line, match.group(1), ' '.join(match.group(2).split())), headers
+        return None, headers
 
     def parse_init(self):
         """`{ x=1; int *p=&x; ... }`: the initial values of shared variables."""
@@ -156,25 +168,26 @@ class Parser:
         return items
 
     def parse_init_item(self):
-        tok = self.peek()
-        if tok.kind == 'int':
-            start = tok.start
-            self.take()
-            self.expect(':', 'after a thread number')
-            self.ident('of a register')
-            self.expect('=', 'after a register')
-            self.parse_init_value()
-            self.errors.append(unsupported(tok.line, self.source(start),
-                                           'register initialiser in the init section'))
-            return None
-        ctype, name = self.parse_declarator('in the init section')
+        """`[type] x [= value]` for a shared variable, `[type] N:r [= value]` for register r
+        of thread N (its type and initial value)."""
+        ctype, name, thread = self.parse_declarator('in the init section', registers=True)
         value = None
         if self.accept('='):
             value = self.parse_init_value()
-        return InitItem(name.text, ctype, value, name.line)
+        return InitItem(name.text, ctype, value, name.line, thread)
 
     def parse_init_value(self):
+        """A number, `NULL`, a variable's address (`x` or `&x`) or `ATOMIC_INIT(number)`."""
         tok = self.peek()
+        if tok.kind == 'ident' and tok.text == 'ATOMIC_INIT':
+            self.take()
+            self.expect('(', 'after ATOMIC_INIT')
+            value = self.parse_init_value()
+            self.expect(')', 'to close ATOMIC_INIT(')
+            if value[0] != 'int':
+                raise unsupported(tok.line, f'ATOMIC_INIT({value[1]})', 'an atomic_t holds a '
+                                  'number')
+            return value
         if self.accept('-'):
             return ('int', -c_int(self.expect_int('after \'-\'')))
         if tok.kind == 'int':
@@ -189,10 +202,14 @@ class Parser:
             raise syntax_error(tok.line, f'expected a number {context}, found {describe(tok)}')
         return self.take()
 
-    def parse_declarator(self, context):
+    def parse_declarator(self, context, registers=False):
         """`type *...* name`: returns (the type as `int *`, or None if absent, name token).
-        The type is C type words (`unsigned long`, `struct s`) or one typedef name."""
+        The type is C type words (`unsigned long`, `struct s`) or one typedef name. With
+        `registers`, the name may also be `N:r` (the init section's register of thread N):
+        the result then has the thread number as a third item (None for a variable)."""
         words, stars = [], 0
+        if registers and self.peek().kind == 'int':
+            return (None, *self.register_name())
         while self.peek().kind == 'ident':
             word = self.peek().text
             if word in C_TYPE_WORDS or not words or words[-1].text in ('struct', 'union'):
@@ -201,13 +218,23 @@ class Parser:
                 break
         while self.accept('*'):
             stars += 1
+        if registers and self.peek().kind == 'int' and words:
+            return (self.make_type(words, stars), *self.register_name())
         if self.peek().kind == 'ident':
-            return self.make_type(words, stars), self.take()
-        if not words or stars:
+            ctype, name = self.make_type(words, stars), self.take()
+        elif not words or stars:
             raise syntax_error(self.peek().line,
-                              f'expected a name {context}, found {describe(self.peek())}')
-        name = words.pop()
-        return (self.make_type(words, 0) if words else None), name
+                               f'expected a name {context}, found {describe(self.peek())}')
+        else:
+            name = words.pop()
+            ctype = self.make_type(words, 0) if words else None
+        return (ctype, name, None) if registers else (ctype, name)
+
+    def register_name(self):
+        """`N:r`, a register of thread N in herd's sections: (name token, N)."""
+        number = self.take()
+        self.expect(':', 'after a thread number')
+        return self.ident('of a register'), int(number.text, 10)
 
     @staticmethod
     def make_type(words, stars):
@@ -345,11 +372,31 @@ class Parser:
             return Unary(tok.text, operand, tok.line)
         if tok.kind == 'punct' and tok.text in ('++', '--'):
             raise unsupported(tok.line, tok.text)
+        if tok.text == '(' and self.peek2().kind == 'ident' and \
+                self.peek2().text in C_TYPE_WORDS:
+            return self.parse_cast()
         expr = self.parse_primary()
         tok = self.peek()
         if tok.kind == 'punct' and tok.text in POSTFIX:
             raise unsupported(tok.line, tok.text)
         return expr
+
+    def parse_cast(self):
+        """`(type) operand`, as in `(intptr_t)x` or `*(int **)p`."""
+        line = self.take().line
+        ctype, _ = self.parse_type_name()
+        self.expect(')', f'to close the cast to {ctype!r}')
+        return Cast(ctype, self.parse_unary(), line)
+
+    def parse_type_name(self):
+        """A type without a name (`unsigned long`, `int **`): (the type, its words)."""
+        words, stars = [], 0
+        while self.peek().kind == 'ident' and (self.peek().text in C_TYPE_WORDS or
+                                               words and words[-1].text == 'struct'):
+            words.append(self.take())
+        while self.accept('*'):
+            stars += 1
+        return self.make_type(words, stars), words
 
     def parse_primary(self):
         tok = self.peek()
@@ -383,10 +430,13 @@ class Parser:
                 self.take()
                 test.locations += self.parse_locations()
             elif self.at('filter'):
+                if test.filter:
+                    raise syntax_error(tok.line, "a second 'filter'")
+                self.trace = []
                 self.take()
-                self.parse_prop()
-                self.errors.append(unsupported(tok.line, 'filter', 'the runner keeps every '
-                                               'execution'))
+                test.filter = self.parse_prop()
+                test.filter_text = self.join_tokens(self.trace[1:])
+                self.trace = None
             elif self.at('exists') or self.at('forall') or self.at('~'):
                 if test.quantifier:
                     raise syntax_error(tok.line, 'a second final clause')
@@ -395,8 +445,10 @@ class Parser:
                 raise syntax_error(tok.line, "expected 'exists', '~exists', 'forall' or "
                                   f"'locations', found {describe(tok)}")
         if not test.quantifier:
-            raise LitmusError(self.peek().line, 'missing final clause (exists, ~exists or '
-                              'forall)')
+            # herd7's default: `forall (true)`, every execution is counted.
+            test.quantifier, test.clause, test.clause_text = 'Forall', Prop('const', [True]), \
+                'true'
+            test.clause_line = self.peek().line
 
     def parse_locations(self):
         self.expect('[', "after 'locations'")
@@ -451,10 +503,20 @@ class Parser:
         if self.at('true') or self.at('false'):
             return Prop('const', [self.take().text == 'true'])
         loc = self.parse_loc()
+        if self.accept('!=') or self.accept('~='):
+            # herd's `loc != v` (also written `~=`): not (loc = v).
+            return Prop('not', [self.parse_atom_value(loc)])
         self.expect('=', f'after {str(loc)!r} in the clause')
+        return self.parse_atom_value(loc)
+
+    def parse_atom_value(self, loc):
+        """What `loc` is compared with: a number, a variable (its address), or another
+        register or variable written `N:r` (its value)."""
         tok = self.peek()
         if self.accept('-'):
             return Atom(loc, ('int', -c_int(self.expect_int("after '-'"))), tok.line)
+        if tok.kind == 'int' and self.peek2().text == ':':
+            return Atom(loc, ('loc', self.parse_loc()), tok.line)
         if tok.kind == 'int':
             return Atom(loc, ('int', c_int(self.take())), tok.line)
         return Atom(loc, ('name', self.ident('or a number in the clause').text), tok.line)

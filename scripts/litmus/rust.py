@@ -36,12 +36,13 @@ def receiver(code):
 
 
 def rust_ident(name, split_camel=False):
-    """A test name as part of Rust identifiers: `SB+foo.bar` -> `SB_foo_bar`. `split_camel`
-    also marks upper case after lower case (`poonceLock` -> `poonce_Lock`), for names that
-    differ from another only in case."""
+    """A test name as part of Rust identifiers: `SB+foo.bar` -> `SB_foo_bar`. Every run of
+    other characters is one `_`, none at either end (`C-LB+R-A` -> `C_LB_R_A`, never `__`,
+    which is not snake case). `split_camel` also marks upper case after lower case
+    (`poonceLock` -> `poonce_Lock`), for names that differ from another only in case."""
     if split_camel:
         name = re.sub(r'(?<=[a-z])(?=[A-Z])', '_', name)
-    ident = ''.join(c if c.isascii() and c.isalnum() else '_' for c in name)
+    ident = re.sub(r'[^A-Za-z0-9]+', '_', name).strip('_') or 'T'
     return 'T_' + ident if ident[:1].isdigit() else ident
 
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The syntax tree of a litmus test, as the parser (parser.py) builds it."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 @dataclass
 class Num:
@@ -27,6 +27,13 @@ class Binary:
     op: str
     left: object
     right: object
+    line: int
+
+
+@dataclass
+class Cast:
+    ctype: str      # as written: `intptr_t`, `int **`
+    operand: object
     line: int
 
 
@@ -94,10 +101,12 @@ class Thread:
 
 @dataclass
 class InitItem:
+    """`x=1;`, `int *p=&x;` or, with `thread`, a register's `0:r1=x;` or `int 0:r1;`."""
     name: str
     ctype: str      # None when untyped
     value: tuple    # ('int', n), ('addr', name) or None
     line: int
+    thread: int = None
 
 
 @dataclass
@@ -114,7 +123,7 @@ class Loc:
 @dataclass
 class Atom:
     loc: Loc
-    value: tuple    # ('int', n) or ('name', name)
+    value: tuple    # ('int', n), ('name', name): its address, or ('loc', Loc): its value
     line: int
 
 
@@ -136,3 +145,6 @@ class Litmus:
     clause: object = None
     clause_text: str = ''
     clause_line: int = 0
+    filter: object = None   # a Prop: only the executions whose final state satisfies it count
+    filter_text: str = ''
+    headers: list = field(default_factory=list)     # (line, `key=value`): herd's, not used

@@ -4,11 +4,13 @@
 from dataclasses import dataclass
 
 from .dialect import (ACCESSORS, ATOMIC, BARRIERS, HARNESS, KIND_C_TYPE, LOCK_OPS, MAX_REGS,
-                      PLAIN_NOTE, RCU, RESERVED, REG_TYPES, RUST_REG_TYPE)
+                      OPEN, PLAIN_NOTE, RCU, RESERVED, RETIRED, RUST_REG_TYPE, SRCU_OPS,
+                      pointee_kind, split_type)
 from .errors import LitmusError, unsupported
+from .kinds import strip_cast
 from .rust import (ARITH, ATOM, AND, BIT_PREC, CMP, COMPARISONS, DIVISION, OR, SHIFTS, UNARY,
                    Code, int32, paren, receiver, shorten)
-from .syntax import Assign, Block, Call, Decl, If, Name, Num, Unary
+from .syntax import Assign, Block, Call, Cast, Decl, If, Name, Num, Unary
 
 
 @dataclass
@@ -17,6 +19,7 @@ class Register:
     rust: str
     kind: str       # 'int' or 'ptr'
     index: int
+    init: str = None    # its initial value (Rust), from the init section
 
 
 class ThreadTranslator:
@@ -31,7 +34,9 @@ class ThreadTranslator:
         self.scopes = [set()]    # register names visible, per block
         self.plain = False       # a plain access since the last statement
         self.noted = False       # PLAIN_NOTE emitted
-        c_names = [p.name for p in thread.params] + declared_names(thread.body)
+        self.inits = test.reg_inits.get(thread.number, {})
+        c_names = [p.name for p in thread.params] + list(self.inits) + \
+            declared_names(thread.body) + assigned_names(thread.body)
         self.rust_names = {n: self.rust_name(n, c_names) for n in c_names}
 
     @staticmethod
@@ -54,8 +59,17 @@ class ThreadTranslator:
             rust = self.rust_names[param.name]
             self.params[param.name] = (rust, var)
             bindings.append(f'let {rust} = m.{var.kind}({var.index});')
+        for item in self.inits.values():
+            self.init_register(item)
         body = self.statements(self.thread.body.stmts)
-        lets = [f'let mut {r.rust}: {RUST_REG_TYPE[r.kind]} = 0;' for r in self.regs.values()]
+        for name, line in self.test.clause_regs.get(self.thread.number, []):
+            if name not in self.regs:
+                try:
+                    self.implicit_register(name, line)
+                except LitmusError as e:
+                    self.error(e)
+        lets = [f'let mut {r.rust}: {RUST_REG_TYPE[r.kind]} = {r.init or 0};'
+                for r in self.regs.values()]
         stores = [f'out[{r.index}] = ' + (f'i64::from({r.rust});' if r.kind == 'int'
                                           else f'{r.rust} as i64;')
                   for r in self.regs.values()]
@@ -86,7 +100,7 @@ class ThreadTranslator:
             return self.assignment(stmt)
         if isinstance(stmt, If):
             return self.if_statement(stmt)
-        return self.commented(stmt, [self.expression_statement(stmt.expr) + ';'])
+        return self.commented(stmt, [self.expression_statement(stmt.expr)])
 
     def commented(self, stmt, lines):
         """`lines`, after the note on plain accesses if the statement made one (in full the
@@ -99,24 +113,68 @@ class ThreadTranslator:
         self.noted = True
         return [f'// C: {shorten(stmt.src)}'] + PLAIN_NOTE + lines
 
-    def declaration(self, decl):
-        kind = REG_TYPES.get(decl.ctype)
-        if kind is None:
-            shown = (decl.ctype + ('' if decl.ctype.endswith('*') else ' ')
-                     if decl.ctype else '') + decl.name
-            raise unsupported(decl.line, shown, 'registers are int or int *')
-        if decl.name in self.regs:
-            raise LitmusError(decl.line, f'register {decl.name!r} declared twice in '
-                              f'{self.where}')
-        if decl.name in self.params:
-            raise LitmusError(decl.line, f'register {decl.name!r} has the name of a parameter '
+    def register_kind(self, ctype, name, line):
+        """The kind of register `name` declared `ctype` (None: undeclared)."""
+        kind = pointee_kind(*split_type(ctype)) if ctype is not None else OPEN
+        if kind not in ('int', 'ptr', OPEN):
+            shown = f'{ctype}{"" if ctype.endswith("*") else " "}{name}'
+            raise unsupported(line, shown, 'a register is a number (int, intptr_t, long, ...) '
+                              'or a pointer to one')
+        return self.test.kinds.of(('reg', self.thread.number, name))
+
+    def new_register(self, name, kind, line, scope):
+        if name in self.params:
+            raise LitmusError(line, f'register {name!r} has the name of a parameter '
                               f'of {self.where}')
         if len(self.regs) == MAX_REGS:
-            raise LitmusError(decl.line, f'too many registers in {self.where} (the runner '
+            raise LitmusError(line, f'too many registers in {self.where} (the runner '
                               f'supports at most {MAX_REGS} per thread)')
-        reg = Register(decl.name, self.rust_names[decl.name], kind, len(self.regs))
-        self.regs[decl.name] = reg
-        self.scopes[-1].add(decl.name)
+        reg = Register(name, self.rust_names[name], kind, len(self.regs))
+        self.regs[name] = reg
+        scope.add(name)
+        return reg
+
+    def implicit_register(self, name, line):
+        """A register without a declaration (0 until written, as in herd7)."""
+        if name not in self.rust_names:
+            self.rust_names[name] = self.rust_name(name, list(self.rust_names))
+        return self.new_register(name, self.test.kinds.of(('reg', self.thread.number, name)),
+                                 line, self.scopes[0])
+
+    def init_register(self, item):
+        """A register of the init section (`0:r1=x;`, `int 0:r1;`): declared for the whole
+        thread, with its initial value."""
+        try:
+            reg = self.new_register(item.name, self.register_kind(item.ctype, item.name,
+                                                                  item.line),
+                                    item.line, self.scopes[0])
+            if item.value is None:
+                return
+            what, value = item.value
+            if what == 'addr':
+                var = self.test.vars[value]
+                if reg.kind != 'ptr' or var.kind != 'int':
+                    raise LitmusError(item.line, f'{item.thread}:{item.name}={value}: only a '
+                                      'pointer register can hold an address, and only that of '
+                                      'an int variable')
+                reg.init = f'm.addr({var.index})'
+            elif reg.kind == 'ptr' and value != 0:
+                raise LitmusError(item.line, f'pointer register {item.thread}:{item.name} '
+                                  f'initialised to {value}, not to an address')
+            elif reg.kind == 'int':
+                reg.init = str(int32(value, item.line))
+        except LitmusError as e:
+            self.error(e)
+
+    def declaration(self, decl):
+        kind = self.register_kind(decl.ctype, decl.name, decl.line)
+        if decl.name in self.regs:
+            # Declared again, or declared in the init section: herd7's registers belong to
+            # the thread, not to a block, so it is the same register.
+            reg = self.regs[decl.name]
+            self.scopes[-1].add(decl.name)
+        else:
+            reg = self.new_register(decl.name, kind, decl.line, self.scopes[-1])
         if decl.init is None:
             return []
         value = self.convert(self.expr(decl.init), kind, decl.line, f'register {decl.name!r}')
@@ -132,8 +190,10 @@ class ThreadTranslator:
             value = self.convert(self.expr(stmt.value), reg.kind, stmt.line,
                                  f'register {target.name!r}')
             return self.commented(stmt, [f'{reg.rust} = {value};'])
-        if isinstance(target, Unary) and target.op == '*' and isinstance(target.operand, Name):
-            loc, kind = self.location(target.operand, '*')
+        if isinstance(target, Unary) and target.op == '*' and \
+                isinstance(strip_cast(target.operand), Name):
+            target = Unary('*', strip_cast(target.operand), target.line)
+            loc, kind = self.value_location(target.operand, '*')
             self.plain = True
             value = self.convert(self.expr(stmt.value), kind, stmt.line, f'*{target.operand.name}')
             return self.commented(stmt, [f'{loc}.set({value});'])
@@ -161,18 +221,29 @@ class ThreadTranslator:
             self.scopes.pop()
 
     def expression_statement(self, expr):
+        if isinstance(expr, Call) and expr.func == 'spin_lock':
+            # A lock no thread can release any more is given up: the execution is one
+            # herd7 does not have (Lock::lock in samples/litmus/test.rs).
+            self.arity(expr, 1)
+            loc = self.lock_location(expr.args[0], expr.func)
+            return f'if !{loc}.lock(m) {{ return; }}'
         if isinstance(expr, Call):
-            return self.call(expr, statement=True).text
-        return f'let _ = {self.expr(expr).text}'
+            return self.call(expr, statement=True).text + ';'
+        return f'let _ = {self.expr(expr).text};'
 
     # Names.
 
     def register(self, name):
-        """The visible register `name`, None if it is a parameter; else an error."""
-        if any(name.name in scope for scope in self.scopes):
+        """The visible register `name`, None if it is a parameter; else an error. A name
+        that is neither is a register without a declaration, as herd7 allows: declared
+        here, for the whole thread (its kind from its uses, kinds.py)."""
+        if name.name in self.regs:
+            # herd7's registers belong to the thread, not to a block.
             return self.regs[name.name]
         if name.name in self.params:
             return None
+        if name.name not in self.test.vars and name.name not in self.regs:
+            return self.implicit_register(name.name, name.line)
         if name.name in self.test.vars:
             raise LitmusError(name.line, f'unknown shared variable {name.name!r} (not a '
                               f'parameter of {self.where})')
@@ -189,10 +260,14 @@ class ThreadTranslator:
         return rust, var.kind
 
     def value_location(self, name, func):
-        """A location whose value is read or written (not a spinlock)."""
+        """A location whose value is read or written (a spinlock's is its lock word, as
+        herd7 lets a test read or exchange it)."""
         loc, kind = self.location(name, func)
         if kind == 'lock':
-            raise LitmusError(name.line, f'{func}: {name.name!r} is a spinlock_t')
+            return f'{loc}.0', 'int'
+        if kind == 'srcu':
+            raise LitmusError(name.line, f'{func}: {name.name!r} is '
+                              f'{KIND_C_TYPE[kind].rstrip(" *")}, not a value')
         return loc, kind
 
     # Expressions.
@@ -208,7 +283,17 @@ class ThreadTranslator:
             return self.call(expr)
         if isinstance(expr, Unary):
             return self.unary(expr)
+        if isinstance(expr, Cast):
+            return self.cast(expr)
         return self.binary(expr)
+
+    def cast(self, expr):
+        """`(type)operand`: the value itself (herd7's C has one kind of value); only NULL
+        becomes a pointer by a cast."""
+        code = self.expr(expr.operand)
+        if '*' in expr.ctype and code.literal == 0:
+            return Code('0', 'ptr')
+        return code
 
     def name_value(self, name):
         if name.name == 'NULL' and name.name not in self.params:
@@ -225,6 +310,7 @@ class ThreadTranslator:
     def unary(self, expr):
         op, operand = expr.op, expr.operand
         if op == '*':
+            operand = strip_cast(operand)
             if not isinstance(operand, Name):
                 raise unsupported(expr.line, '*(...)', 'only *variable or *register')
             loc, kind = self.value_location(operand, '*')
@@ -254,7 +340,10 @@ class ThreadTranslator:
             left = self.convert_code(left, 'ptr', expr.line, f'the other side of {op}')
             right = self.convert_code(right, 'ptr', expr.line, f'the other side of {op}')
             return Code(f'{left.text} {op} {right.text}', 'bool', CMP)
-        left, right = self.as_int(left, expr.line, op), self.as_int(right, expr.line, op)
+        if op in ('+', '-') and (left.kind == 'ptr') != (right.kind == 'ptr') and \
+                not (op == '-' and right.kind == 'ptr'):
+            return self.pointer_offset(op, left, right, expr.line)
+        left, right = self.as_int(left, expr.line, op, True), self.as_int(right, expr.line, op, True)
         if op in COMPARISONS:
             return Code(f'{paren(left, CMP + 1)} {op} {paren(right, CMP + 1)}', 'bool', CMP)
         if op in BIT_PREC:
@@ -279,9 +368,23 @@ class ThreadTranslator:
         return {'int': 'an int', 'bool': 'an int', 'ptr': 'a pointer',
                 'void': 'a call that returns nothing'}[kind]
 
-    def as_int(self, code, line, what):
+    def pointer_offset(self, op, left, right, line):
+        """`p + i`, `i + p`, `p - i`: C's pointer arithmetic on an `int *` (in `int`s), as
+        the tests that make an address depend on a value write it (`y + (r1 ^ r1)`)."""
+        ptr, offset = (left, right) if left.kind == 'ptr' else (right, left)
+        offset = self.as_int(offset, line, op)
+        base = '0_usize' if ptr.text == '0' else paren(ptr, ATOM)
+        scale = '-4' if op == '-' else '4'
+        return Code(f'{base}.wrapping_add_signed(({paren(offset, UNARY)} as isize)'
+                    f'.wrapping_mul({scale}))', 'ptr')
+
+    def as_int(self, code, line, what, address_bits=False):
+        """`code` as an int; with `address_bits`, an address too (its low 32 bits, for the
+        arithmetic of tests such as `r1 ^ r1` on a pointer)."""
         if code.kind == 'bool':
             return Code(f'i32::from({code.text})', 'int')
+        if code.kind == 'ptr' and address_bits:
+            return Code(f'({code.text} as i32)', 'int')
         if code.kind != 'int':
             raise LitmusError(line, f'{what}: expected an int, found {self.kind_name(code.kind)}'
                               + (' (pointer arithmetic is not supported)'
@@ -320,17 +423,29 @@ class ThreadTranslator:
             self.arity(call, 0)
             module = ATOMIC if func in BARRIERS else HARNESS
             code = Code(f'{module}::{func}()', 'void')
+        elif func == 'spin_lock':
+            raise LitmusError(call.line, 'spin_lock() returns nothing: its value cannot be used')
         elif func in LOCK_OPS:
             self.arity(call, 1)
             method, kind = LOCK_OPS[func]
+            code = Code(f'{self.lock_location(args[0], func)}.{method}()', kind)
+        elif func in SRCU_OPS:
+            method, others, kind = SRCU_OPS[func]
+            self.arity(call, 1 + others)
             loc, loc_kind = self.pointer_location(args[0], func)
-            if loc_kind != 'lock':
-                raise LitmusError(call.line, f'{func}(): {args[0].name!r} is not a spinlock_t')
-            code = Code(f'{loc}.{method}()', kind)
+            if loc_kind != 'srcu':
+                raise LitmusError(call.line, f'{func}(): {strip_cast(args[0]).name!r} is not '
+                                  'a struct srcu_struct')
+            values = [self.convert(self.expr(a), 'int', call.line, f'{func}()')
+                      for a in args[1:]]
+            code = Code(f'{loc}.{method}({", ".join(values)})', kind)
         elif func in self.ops[0]:
             code = self.atomic_op(call, self.ops[0][func], ('int',))
         elif func in self.ops[1]:
             code = self.atomic_op(call, self.ops[1][func], ('int', 'ptr'))
+        elif func in RETIRED:
+            raise unsupported(call.line, func, f'not in linux-kernel.def, herd7 refuses it too: '
+                              f'{RETIRED[func]}')
         else:
             raise unsupported(call.line, func)
         if code.kind == 'void' and not statement:
@@ -342,8 +457,16 @@ class ThreadTranslator:
             raise LitmusError(call.line, f'{call.func}() takes {n} argument'
                               f'{"" if n == 1 else "s"}, not {len(call.args)}')
 
+    def lock_location(self, arg, func):
+        loc, kind = self.pointer_location(arg, func)
+        if kind != 'lock':
+            raise LitmusError(arg.line, f'{func}(): {strip_cast(arg).name!r} is not a '
+                              'spinlock_t')
+        return loc
+
     def pointer_location(self, arg, func):
         """The location of an argument written `x` (a pointer)."""
+        arg = strip_cast(arg)
         if not isinstance(arg, Name):
             raise LitmusError(arg.line, f'{func}(): the location must be a '
                               'shared variable or pointer register (written x, not *x)')
@@ -351,6 +474,9 @@ class ThreadTranslator:
 
     def deref_location(self, arg, func):
         """The location of an argument written `*x`."""
+        arg = strip_cast(arg)
+        if isinstance(arg, Unary) and arg.op == '*':
+            arg = Unary('*', strip_cast(arg.operand), arg.line)
         if not (isinstance(arg, Unary) and arg.op == '*' and isinstance(arg.operand, Name)):
             raise LitmusError(arg.line, f'{func}(): the location must be '
                               'written *x, with x a shared variable or pointer register')
@@ -363,12 +489,14 @@ class ThreadTranslator:
             loc, kind = self.deref_location(call.args[0], call.func)
         else:
             loc, kind = self.pointer_location(call.args[0], call.func)
-            if kind == 'lock':
-                raise LitmusError(call.line, f'{call.func}(): {call.args[0].name!r} is a '
-                                  'spinlock_t')
+            if kind in ('lock', 'srcu'):
+                raise LitmusError(call.line, f'{call.func}(): {strip_cast(call.args[0]).name!r} '
+                                  f'is {KIND_C_TYPE[kind].rstrip(" *")}, not a value')
         if not stores:
             return Code(f'{loc}.{method}()', kind)
         value = self.convert(self.expr(call.args[1]), kind, call.line, f'{call.func}()')
+        if call.func == 'smp_store_mb':
+            return Code(f'{{ {loc}.{method}({value}); {ATOMIC}::smp_mb() }}', 'void')
         return Code(f'{loc}.{method}({value})', 'void')
 
     def atomic_op(self, call, op, kinds):
@@ -378,6 +506,8 @@ class ThreadTranslator:
         for spec, arg in zip(op.args, call.args):
             if spec == 'v':
                 loc, kind = self.pointer_location(arg, call.func)
+                if kind == 'lock':
+                    loc, kind = f'{loc}.0', 'int'
                 if kind not in kinds:
                     raise LitmusError(call.line, f'{call.func}(): {arg.name!r} is '
                                       f'{KIND_C_TYPE[kind]}; expected '
@@ -398,6 +528,18 @@ class ThreadTranslator:
                 return f'&mut {reg.rust}'
         raise LitmusError(arg.line, f'{func}(): the old value must be written '
                           f'&r, with r an {"int" if kind == "int" else "int *"} register')
+
+
+def assigned_names(stmt):
+    """The names assigned anywhere in a statement (`r = ...`): registers, declared or not."""
+    if isinstance(stmt, Assign) and isinstance(stmt.target, Name):
+        return [stmt.target.name]
+    if isinstance(stmt, Block):
+        return [n for s in stmt.stmts for n in assigned_names(s)]
+    if isinstance(stmt, If):
+        return assigned_names(stmt.then) + (assigned_names(stmt.otherwise)
+                                            if stmt.otherwise else [])
+    return []
 
 
 def declared_names(stmt):

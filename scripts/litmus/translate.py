@@ -4,12 +4,18 @@ clause, checked against what the runner can run; errors go to a list, not raised
 
 from dataclasses import dataclass, field
 
-from .dialect import HARNESS, INIT_TYPES, KIND_C_TYPE, MAX_SLOTS, MAX_THREADS, MAX_VARS, PARAM_TYPES
+from .dialect import (HARNESS, KIND_C_TYPE, MAX_SLOTS, MAX_THREADS, MAX_VARS, OPEN,
+                      split_type, var_kind)
 from .errors import LitmusError, unsupported
+from .kinds import clause_atoms, infer
 from .parser import RESULTS
 from .rust import AND, CMP, OR, UNARY, Code, int32, paren, rust_ident
 from .syntax import Atom
 from .thread import ThreadTranslator
+
+# What a variable of each kind is, for messages.
+KIND_WORDS = {'int': 'an int variable', 'ptr': 'a pointer variable', 'lock': 'a spinlock',
+              'srcu': 'an SRCU domain', OPEN: 'a number or address'}
 
 
 @dataclass
@@ -40,6 +46,9 @@ class Translator:
         self.thread_fns = []     # (Rust lines, registers) per thread
         self.slots = []
         self.holds = 'false'
+        self.filter = None      # the filter's Rust expression, if the test has one
+        self.kinds = None       # kinds.Kinds of the variables and registers
+        self.reg_inits = {}     # thread -> register name -> InitItem of the init section
 
     def set_ident(self, ident):
         """Names the Rust items: `ident` lower case for functions, upper case for the static."""
@@ -48,15 +57,20 @@ class Translator:
             self.fn_prefix, self.static = 't_' + self.fn_prefix, 'T_' + self.static
 
     def translate(self):
-        result = self.test.result
-        if result and result[1] not in RESULTS:
-            self.error(result[0], f'unknown Result {result[1]!r} (expected Never, Sometimes or '
-                       'Always)')
         self.collect_vars()
         if len(self.test.threads) > MAX_THREADS:
             self.error(self.test.threads[MAX_THREADS].line,
                        f'too many threads ({len(self.test.threads)}; the runner supports at '
                        f'most {MAX_THREADS})')
+        # Registers the final clause names that their thread never mentions: 0, as in herd7.
+        self.clause_regs = {}
+        for atom, _ in clause_atoms(self.test):
+            for loc in [atom.loc] + ([atom.value[1]] if atom.value[0] == 'loc' else []):
+                if loc.thread is not None:
+                    self.clause_regs.setdefault(loc.thread, []).append((loc.name, loc.line))
+        for loc in self.test.locations:
+            if loc.thread is not None:
+                self.clause_regs.setdefault(loc.thread, []).append((loc.name, loc.line))
         for thread in self.test.threads:
             self.thread_fns.append(ThreadTranslator(self, thread).translate())
         self.translate_final()
@@ -71,13 +85,24 @@ class Translator:
             self.vars[name] = Var(name, len(self.vars), line)
         return self.vars[name]
 
+    def expectation(self):
+        """The test's `Result:` if it is one the runner checks (Never, Sometimes, Always),
+        else None: herd7 ignores the comment, and a test that says `Result: Maybe` runs with
+        no expectation, as one without a Result."""
+        result = self.test.result
+        return result[1] if result and result[1] in RESULTS else None
+
     def collect_vars(self):
-        """The shared variables, in order of first appearance, with their kinds and values."""
+        """The shared variables, in order of first appearance, with their kinds and values;
+        the init section's registers."""
         initialised = set()
         for item in self.test.init:
+            if item.thread is not None:
+                self.init_register(item)
+                continue
             var = self.var(item.name, item.line)
             if item.ctype is not None:
-                self.declare(var, INIT_TYPES, item.ctype, 'the init section', item.line)
+                self.declare(var, item.ctype, 'init', 'the init section', item.line)
             if item.value and item.value[0] == 'addr':
                 self.var(item.value[1], item.line)
             if item.name in initialised:
@@ -88,7 +113,15 @@ class Translator:
         for thread in self.test.threads:
             for param in thread.params:
                 var = self.var(param.name, param.line)
-                self.declare(var, PARAM_TYPES, param.ctype, f'P{thread.number}', param.line)
+                self.declare(var, param.ctype, 'param', f'P{thread.number}', param.line)
+        declared = {}
+        for var in self.vars.values():
+            fixed = [kind for kind, *_ in var.decls if kind != OPEN]
+            declared[var.name] = fixed[0] if fixed else None
+            for kind in ('lock', 'srcu'):
+                if kind in fixed:
+                    declared[var.name] = kind
+        self.kinds = infer(self.test, declared)
         if len(self.vars) > MAX_VARS:
             extra = list(self.vars.values())[MAX_VARS]
             self.error(extra.line, f'too many shared variables ({len(self.vars)}; the runner '
@@ -101,26 +134,49 @@ class Translator:
             if var.init[0] == 'addr':
                 var.init = ('addr', self.vars[var.init[1]].index)
 
-    def declare(self, var, types, ctype, where, line):
-        kind = types.get(ctype)
+    def init_register(self, item):
+        """`0:r1=x;` or `int 0:r1;`: register r1 of P0, its type and initial value."""
+        if item.thread >= len(self.test.threads):
+            self.error(item.line, f'{item.thread}:{item.name}: there is no thread '
+                       f'P{item.thread}')
+            return
+        regs = self.reg_inits.setdefault(item.thread, {})
+        if item.name in regs:
+            self.error(item.line, f'register {item.thread}:{item.name} initialised twice')
+        regs[item.name] = item
+        if item.value and item.value[0] == 'addr':
+            self.var(item.value[1], item.line)
+
+    def declare(self, var, ctype, role, where, line):
+        """Records that `var` is declared `ctype` (role 'param' or 'init') in `where`."""
+        kind = var_kind(ctype, role)
         if kind is None:
-            shown = (ctype + ('' if ctype.endswith('*') else ' ') if ctype else '') + var.name
-            expected = ', '.join(t + ('' if t.endswith('*') else ' ') + var.name
-                                 for t in types)
-            self.error(line, str(unsupported(line, shown, f'expected one of {expected}')))
+            shown = f'{ctype}{"" if ctype.endswith("*") else " "}{var.name}'
+            example = 'int *x, intptr_t *x, int **p, atomic_t *a, spinlock_t *l, ' \
+                'struct srcu_struct *s' if role == 'param' else \
+                'int x, intptr_t x, int *p, atomic_t a, spinlock_t l, struct srcu_struct s'
+            self.error(line, str(unsupported(line, shown, f'a {"parameter" if role == "param" else "variable"} '
+                                             f'is one of {example}')))
             return
         var.decls.append((kind, where, line, ctype))
 
     def resolve_kind(self, var):
-        for kind, where, line, ctype in var.decls[1:]:
-            first = var.decls[0]
+        """A spinlock or SRCU domain is one in every declaration (of those that are no
+        numbers: a thread may declare it `int *` and not use it); a number or an address is
+        what the uses make it (kinds.py)."""
+        special = [d for d in var.decls if d[0] in ('lock', 'srcu')]
+        for kind, where, line, ctype in special[1:]:
+            first = special[0]
             if kind != first[0]:
-                self.error(line, f'{var.name!r} is {ctype} in {where} but {first[3]} in '
-                           f'{first[1]}')
-        if var.decls:
-            var.kind = var.decls[0][0]
-        else:
-            var.kind = 'ptr' if var.init[0] == 'addr' else 'int'
+                self.error(line, f'{var.name!r} is {KIND_WORDS[kind]} ({self.shown(ctype, var)} '
+                           f'in {where}) but {KIND_WORDS[first[0]]} '
+                           f'({self.shown(first[3], var)} in {first[1]})')
+        var.kind = special[0][0] if special else self.kinds.of(('var', var.name))
+
+    @staticmethod
+    def shown(ctype, var):
+        base, stars = split_type(ctype)
+        return f'{base} {"*" * stars}{var.name}'
 
     def check_init(self, var):
         if var.init_line is None:
@@ -134,8 +190,8 @@ class Translator:
             elif target.kind != 'int':
                 self.error(line, f'{var.name}={value}: only the address of an int variable '
                            f'can be taken, and {value!r} is {KIND_C_TYPE[target.kind]}')
-        elif var.kind == 'lock':
-            self.error(line, f'spinlock {var.name!r} cannot be initialised')
+        elif var.kind in ('lock', 'srcu'):
+            self.error(line, f'{KIND_WORDS[var.kind]} ({var.name!r}) cannot be initialised')
         elif var.kind == 'ptr' and value != 0:
             self.error(line, f'pointer {var.name!r} initialised to {value}, not to an address')
         elif var.kind == 'int':
@@ -157,7 +213,12 @@ class Translator:
             self.holds = self.prop(self.test.clause).text
         except LitmusError as e:
             self.errors.append(e)
-        # The clause's first, then those of the locations not in the clause.
+        if self.test.filter is not None:
+            try:
+                self.filter = self.prop(self.test.filter).text
+            except LitmusError as e:
+                self.errors.append(e)
+        # The clause's and the filter's first, then those of the locations not in them.
         in_clause = {s.name for s in self.slots}
         self.slots += [s for s in location_slots if s.name not in in_clause]
         if len(self.slots) > MAX_SLOTS:
@@ -173,8 +234,9 @@ class Translator:
             var = self.vars.get(loc.name)
             if var is None:
                 raise LitmusError(loc.line, f'unknown shared variable {loc.name!r}')
-            if var.kind == 'lock':
-                raise LitmusError(loc.line, f'spinlock {loc.name!r} has no value to check')
+            if var.kind in ('lock', 'srcu'):
+                raise LitmusError(loc.line, f'{KIND_WORDS[var.kind]} ({loc.name!r}) has no '
+                                  'value to check')
             kind, source = var.kind, f'{HARNESS}::Source::Var({var.index})'
         else:
             if loc.thread >= len(self.thread_fns):
@@ -203,6 +265,13 @@ class Translator:
     def atom(self, atom):
         index, kind = self.slot(atom.loc)
         what, value = atom.value
+        if what == 'loc':
+            other, other_kind = self.slot(value)
+            if other_kind != kind:
+                raise LitmusError(atom.line, f'{atom.loc}={value}: {atom.loc} is '
+                                  f'{"an int" if kind == "int" else "a pointer"} and {value} '
+                                  f'{"an int" if other_kind == "int" else "a pointer"}')
+            return Code(f's[{index}] == s[{other}]', 'bool', CMP)
         if kind == 'int':
             if what == 'name':
                 raise LitmusError(atom.line, f'{atom.loc} is an int: it cannot be compared with '

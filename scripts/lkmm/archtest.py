@@ -54,6 +54,8 @@ def condition(prop, regs):
         what, value = prop['value']
         if what == 'name' and value == 'NULL':
             value = 0
+        elif what == 'loc':
+            value = regs.get(loc_name(value), loc_name(value))
         return f'{regs.get(name, name)}={value}'
     if prop['op'] == 'const':
         return 'true' if prop['value'] else 'false'
@@ -82,6 +84,8 @@ def render(test, arch, threads, comment):
     lines += [f' {i}' for i in init] + ['}'] + body
     if locations:
         lines.append(f'locations [{"; ".join(locations)};]')
+    if test.get('filter'):
+        lines.append(f'filter {condition(test["filter"], regs)}')
     lines.append(f'{QUANTIFIERS[test["quantifier"]]} {condition(test["clause"], regs)}')
     return '\n'.join(lines) + '\n'
 

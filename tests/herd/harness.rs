@@ -23,8 +23,11 @@ use crate::atomic::{AtomicI32, AtomicUsize};
 mod test;
 pub(crate) use test::*;
 
-/// Most shared variables of one test, as for the in-kernel runner.
-pub(crate) const MAX_VARS: usize = 8;
+/// Most shared variables of one test, as for the in-kernel runner; the first marker passes the
+/// addresses of the first [`MARKED_VARS`] (the check skips a test with more).
+pub(crate) const MAX_VARS: usize = 16;
+/// The variables whose addresses the first marker passes in registers.
+pub(crate) const MARKED_VARS: usize = 8;
 /// Most registers of one thread, as for the in-kernel runner.
 pub(crate) const MAX_REGS: usize = 8;
 
@@ -69,6 +72,25 @@ impl<'a> Instance<'a> {
         self.vars[v] as usize
     }
 
+    /// `spin_lock()`'s wait (see `Lock::lock`): spins while `held()`. Never gives up: herd7
+    /// has no execution in which a thread waits forever (it cuts the loop, `-unroll 0`).
+    #[inline(always)]
+    pub(crate) fn wait_while(&self, held: impl Fn() -> bool) -> bool {
+        while held() {
+            core::hint::spin_loop();
+        }
+        true
+    }
+
+    /// `struct srcu_struct` variable number `v`: the kernel's SRCU, calls, which the check
+    /// reports as what it cannot model.
+    #[inline(always)]
+    pub(crate) fn srcu(&self, v: usize) -> &'a Srcu {
+        // SAFETY: By the type invariant, `vars[v]` is a location of the variable's kind; the
+        // code is never run.
+        unsafe { &*self.vars[v].cast::<Srcu>() }
+    }
+
     /// The `int` at address `addr` (C: `*r0`). Unlike the runner's, no range check: in the
     /// litmus test an address is a location, and herd7 itself checks every dereference.
     #[inline(always)]
@@ -98,12 +120,69 @@ pub(crate) fn synchronize_rcu() {
     unsafe { kernel::bindings::synchronize_rcu() };
 }
 
+/// `synchronize_rcu_expedited()`: as [`synchronize_rcu`].
+pub(crate) fn synchronize_rcu_expedited() {
+    // SAFETY: As for `synchronize_rcu`.
+    unsafe { kernel::bindings::synchronize_rcu_expedited() };
+}
+
+/// `smp_mb__after_unlock_lock()`: nothing, as for the runner (`samples/litmus/harness.rs`);
+/// the check holds the code to the LKMM's full barrier.
+#[allow(non_snake_case)]
+#[inline(always)]
+pub(crate) fn smp_mb__after_unlock_lock() {}
+
+/// `smp_mb__after_srcu_read_unlock()`: nothing, as for the runner.
+#[allow(non_snake_case)]
+#[inline(always)]
+pub(crate) fn smp_mb__after_srcu_read_unlock() {}
+
+/// An SRCU domain: the kernel's, as for the runner; every operation is a call.
+#[repr(transparent)]
+pub(crate) struct Srcu(kernel::types::Opaque<kernel::bindings::srcu_struct>);
+
+impl Srcu {
+    /// `srcu_read_lock()`.
+    pub(crate) fn read_lock(&self) -> i32 {
+        // SAFETY: Never run (see the module docs).
+        unsafe { kernel::bindings::__srcu_read_lock(self.0.get()) }
+    }
+
+    /// `srcu_read_unlock()`.
+    pub(crate) fn read_unlock(&self, idx: i32) {
+        // SAFETY: Never run (see the module docs).
+        unsafe { kernel::bindings::__srcu_read_unlock(self.0.get(), idx & 1) }
+    }
+
+    /// `srcu_down_read()`.
+    pub(crate) fn down_read(&self) -> i32 {
+        self.read_lock()
+    }
+
+    /// `srcu_up_read()`.
+    pub(crate) fn up_read(&self, idx: i32) {
+        self.read_unlock(idx)
+    }
+
+    /// `synchronize_srcu()`.
+    pub(crate) fn synchronize(&self) {
+        // SAFETY: Never run (see the module docs).
+        unsafe { kernel::bindings::synchronize_srcu(self.0.get()) }
+    }
+
+    /// `synchronize_srcu_expedited()`.
+    pub(crate) fn synchronize_expedited(&self) {
+        // SAFETY: Never run (see the module docs).
+        unsafe { kernel::bindings::synchronize_srcu_expedited(self.0.get()) }
+    }
+}
+
 /// The first marker: the addresses of the shared variables, in `x0`..`x7` (arm64) or `rdi`,
 /// `rsi`, `rdx`, `rcx`, `r8`..`r11` (x86_64), in `Instance` order; `scripts/herd-check` reads
 /// the same list.
 #[inline(always)]
 pub(crate) fn variables<'a>() -> Instance<'a> {
-    let v: [*mut u8; MAX_VARS];
+    let v: [*mut u8; MARKED_VARS];
     // The marker is a `hint` that the architecture defines as a no-op (Arm ARM C6.2 "HINT").
     #[cfg(CONFIG_ARM64)]
     // SAFETY: A no-op; the registers it "writes" are outputs, so the compiler keeps nothing
@@ -125,9 +204,12 @@ pub(crate) fn variables<'a>() -> Instance<'a> {
              options(att_syntax, nostack, preserves_flags));
         v = [a, b, c, d, e, f, g, h];
     }
-    // INVARIANT: The check initialises these registers with the test's locations.
+    let mut vars = [core::ptr::null_mut(); MAX_VARS];
+    vars[..MARKED_VARS].copy_from_slice(&v);
+    // INVARIANT: The check initialises these registers with the test's locations (and
+    // skips a test with more than `MARKED_VARS` variables).
     Instance {
-        vars: v,
+        vars,
         _variables: PhantomData,
     }
 }

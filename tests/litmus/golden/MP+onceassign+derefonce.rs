@@ -4,6 +4,7 @@
 
 // MP+onceassign+derefonce.litmus: Result: Never
 #[allow(unused_mut, unused_assignments, unused_variables, clippy::all)]
+#[allow(non_snake_case)]
 #[inline(always)]
 pub(crate) fn mp_onceassign_derefonce_p0(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
     let x = m.int(2);
@@ -13,6 +14,7 @@ pub(crate) fn mp_onceassign_derefonce_p0(m: &crate::harness::Instance<'_>, out: 
 }
 
 #[allow(unused_mut, unused_assignments, unused_variables, clippy::all)]
+#[allow(non_snake_case)]
 #[inline(always)]
 pub(crate) fn mp_onceassign_derefonce_p1(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
     let x = m.int(2);
@@ -75,6 +77,7 @@ pub(crate) static MP_ONCEASSIGN_DEREFONCE: crate::harness::Test = crate::harness
         },
     ],
     holds: mp_onceassign_derefonce_holds,
+    filter: None,
 };
 
 /// Every test above, in the order of the input files.

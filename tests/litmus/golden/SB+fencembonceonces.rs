@@ -4,6 +4,7 @@
 
 // SB+fencembonceonces.litmus: Result: Never
 #[allow(unused_mut, unused_assignments, unused_variables, clippy::all)]
+#[allow(non_snake_case)]
 #[inline(always)]
 pub(crate) fn sb_fencembonceonces_p0(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
     let x = m.int(0);
@@ -16,6 +17,7 @@ pub(crate) fn sb_fencembonceonces_p0(m: &crate::harness::Instance<'_>, out: &mut
 }
 
 #[allow(unused_mut, unused_assignments, unused_variables, clippy::all)]
+#[allow(non_snake_case)]
 #[inline(always)]
 pub(crate) fn sb_fencembonceonces_p1(m: &crate::harness::Instance<'_>, out: &mut [i64]) {
     let x = m.int(0);
@@ -70,6 +72,7 @@ pub(crate) static SB_FENCEMBONCEONCES: crate::harness::Test = crate::harness::Te
         },
     ],
     holds: sb_fencembonceonces_holds,
+    filter: None,
 };
 
 /// Every test above, in the order of the input files.
