@@ -489,7 +489,9 @@ class ThreadTranslator:
             loc, kind = self.deref_location(call.args[0], call.func)
         else:
             loc, kind = self.pointer_location(call.args[0], call.func)
-            if kind in ('lock', 'srcu'):
+            if kind == 'lock':
+                loc, kind = f'{loc}.0', 'int'
+            elif kind == 'srcu':
                 raise LitmusError(call.line, f'{call.func}(): {strip_cast(call.args[0]).name!r} '
                                   f'is {KIND_C_TYPE[kind].rstrip(" *")}, not a value')
         if not stores:

@@ -272,19 +272,20 @@ class Translator:
                                   f'{"an int" if kind == "int" else "a pointer"} and {value} '
                                   f'{"an int" if other_kind == "int" else "a pointer"}')
             return Code(f's[{index}] == s[{other}]', 'bool', CMP)
+        # As in herd7, a number and an address (a symbol) are never equal.
+        never = Code(f'false /* {atom.loc}={value}: a number is no address */', 'bool')
         if kind == 'int':
-            if what == 'name':
-                raise LitmusError(atom.line, f'{atom.loc} is an int: it cannot be compared with '
-                                  f'the address of {value!r}')
-            return Code(f's[{index}] == {int32(value, atom.line)}', 'bool', CMP)
+            if what == 'name' and value != 'NULL':
+                return never
+            return Code(f's[{index}] == {0 if what == "name" else int32(value, atom.line)}',
+                        'bool', CMP)
         if what == 'int' and value == 0 or what == 'name' and value == 'NULL':
             return Code(f's[{index}] == {HARNESS}::NULL', 'bool', CMP)
         if what == 'int':
-            raise LitmusError(atom.line, f'{atom.loc} is a pointer: compare it with a '
-                              f'variable name or 0, not {value}')
+            return never
         target = self.vars.get(value)
         if target is None:
-            raise LitmusError(atom.line, f'unknown shared variable {value!r}')
+            return Code(f'false /* {atom.loc}={value}: no such variable */', 'bool')
         if target.kind != 'int':
             raise LitmusError(atom.line, f'{atom.loc} can only point to an int variable, and '
                               f'{value!r} is {KIND_C_TYPE[target.kind]}')

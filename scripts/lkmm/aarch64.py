@@ -2,8 +2,8 @@
 """arm64 machine code of one litmus thread (tests/herd/harness.rs) as herd7 AArch64 code.
 
 The thread is the code between the two markers of its entry point: `hint #120`, after which
-x0..x7 hold the addresses of the shared variables, and `hint #121`, where x0..x7 hold its
-registers. The translation is the instructions reachable between them, one herd7 instruction
+x0..x7 (x0..x11 with more than 8 variables) hold the addresses of the shared variables, and
+`hint #121`, where x0..x7 hold its registers. The translation is the instructions reachable between them, one herd7 instruction
 for each, in llvm-objdump's order, with branch targets as labels; a path that reaches the
 second marker jumps to the end. herd7 reads the same instructions as the Arm ARM defines them
 (herdtools7's AArch64 semantics), so what is checked is the compiled code itself. Left out,
@@ -24,7 +24,6 @@ import re
 from . import cfg
 
 IN_MARKER, OUT_MARKER = '#0x78', '#0x79'
-VAR_REGS = [f'x{i}' for i in range(8)]
 
 MEMORY = re.compile(r'^(ldr|ldrsw|str|ldar|stlr|ldapr|ld(a)?xr|st(l)?xr|'
                     r'(ld|st)(add|clr|set|eor|smax|smin|umax|umin)(a|l|al)?|'
@@ -113,10 +112,12 @@ def instruction(insn, labels, where, thread):
     return [f'{mnem.upper()} {operands(mnem, ops, labels, where)}']
 
 
-def translate(insns, thread):
+def translate(insns, thread, marked=8):
     """The herd7 lines of thread number `thread`: instructions and labels. `insns` are
     (address, mnemonic, operands) of its entry point, alternatives applied as on the path
-    checked (objdump.Object.patched)."""
+    checked (objdump.Object.patched); the entry marker sets x0 up to x`marked - 1` (8, or 12
+    for a test with more variables: tests/herd/harness.rs)."""
+    var_regs = [f'x{i}' for i in range(marked)]
     where = f'P{thread}'
     index = {a: i for i, (a, _, _) in enumerate(insns)}
     starts = [i for i, (_, m, o) in enumerate(insns) if m == 'hint' and o == IN_MARKER]
@@ -131,7 +132,7 @@ def translate(insns, thread):
             continue  # the frame, and saves of callee-saved registers restored after the end
         if mnem not in REGISTER_ONLY:
             raise Unrepresentable(f'{where}: {mnem} {ops} before the entry marker')
-        if ops.split(',')[0].strip().replace('w', 'x') in VAR_REGS:
+        if ops.split(',')[0].strip().replace('w', 'x') in var_regs:
             continue  # dead: the marker sets that register
         prologue.append((mnem, ops))
 

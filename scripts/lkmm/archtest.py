@@ -30,8 +30,11 @@ class Arch:
         return f'{ctype} {var["name"]}={value};'
 
 
-AARCH64 = Arch('AArch64', [f'x{i}' for i in range(8)], lambda r: r.upper())
-X86_64 = Arch('X86_64', ['rdi', 'rsi', 'rdx', 'rcx', 'r8', 'r9', 'r10', 'r11'], lambda r: r)
+# The first marker's registers (tests/herd/harness.rs: `variables`); the second marker's are
+# the first 8 of them.
+AARCH64 = Arch('AArch64', [f'x{i}' for i in range(12)], lambda r: r.upper())
+X86_64 = Arch('X86_64', ['rdi', 'rsi', 'rdx', 'rcx', 'r8', 'r9', 'r10', 'r11', 'rax', 'r12',
+                         'r13', 'r14'], lambda r: r)
 
 
 def register_map(test, arch):

@@ -2,8 +2,9 @@
 """x86_64 machine code of one litmus thread (tests/herd/harness.rs) as herd7 X86_64 code.
 
 The thread is the code between the two markers of its entry point (`nopl 0x68657201(%rax)`,
-after which rdi, rsi, rdx, rcx, r8..r11 hold the addresses of the shared variables, and
-`nopl 0x68657202(%rax)`, where they hold its registers), with branch targets as labels.
+after which rdi, rsi, rdx, rcx, r8..r11, rax, r12..r14 hold the addresses of the shared
+variables, and `nopl 0x68657202(%rax)`, where the first 8 of them hold its registers), with
+branch targets as labels.
 
 herd7's X86_64 front end (herdtools7 7.58) knows the memory instructions that matter here,
 `mov`, `xchg`, `lock cmpxchg`, `lock add`, `lock xor`, `lock inc`, `lock dec` and the
@@ -39,7 +40,6 @@ from . import cfg
 from .aarch64 import Unrepresentable
 
 IN_MARKER, OUT_MARKER = 'nopl 0x68657201(%rax)', 'nopl 0x68657202(%rax)'
-VAR_REGS = ['rdi', 'rsi', 'rdx', 'rcx', 'r8', 'r9', 'r10', 'r11']
 SCRATCH = ['r12', 'r13', 'r14', 'r15', 'rbx', 'rbp']
 WIDTH = {'b': 8, 'w': 16, 'l': 32, 'q': 64}
 NAMES = {  # family -> name by width
@@ -699,6 +699,7 @@ class Lowering:
         raise Unrepresentable(f'{where}: no herd7 model of this instruction')
 
 
-def translate(insns, thread):
-    """The herd7 lines of thread number `thread`; see the module docs."""
+def translate(insns, thread, marked=8):
+    """The herd7 lines of thread number `thread`; see the module docs. `marked`: the number of
+    registers the entry marker sets (8, or 12 for a test with more variables)."""
     return Lowering(insns, f'P{thread}', thread).translate()

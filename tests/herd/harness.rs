@@ -27,7 +27,7 @@ pub(crate) use test::*;
 /// addresses of the first [`MARKED_VARS`] (the check skips a test with more).
 pub(crate) const MAX_VARS: usize = 16;
 /// The variables whose addresses the first marker passes in registers.
-pub(crate) const MARKED_VARS: usize = 8;
+pub(crate) const MARKED_VARS: usize = 12;
 /// Most registers of one thread, as for the in-kernel runner.
 pub(crate) const MAX_REGS: usize = 8;
 
@@ -179,10 +179,10 @@ impl Srcu {
 
 /// The first marker: the addresses of the shared variables, in `x0`..`x7` (arm64) or `rdi`,
 /// `rsi`, `rdx`, `rcx`, `r8`..`r11` (x86_64), in `Instance` order; `scripts/herd-check` reads
-/// the same list.
+/// the same list (`scripts/lkmm/archtest.py`).
 #[inline(always)]
 pub(crate) fn variables<'a>() -> Instance<'a> {
-    let v: [*mut u8; MARKED_VARS];
+    let v: [*mut u8; 8];
     // The marker is a `hint` that the architecture defines as a no-op (Arm ARM C6.2 "HINT").
     #[cfg(CONFIG_ARM64)]
     // SAFETY: A no-op; the registers it "writes" are outputs, so the compiler keeps nothing
@@ -204,10 +204,44 @@ pub(crate) fn variables<'a>() -> Instance<'a> {
              options(att_syntax, nostack, preserves_flags));
         v = [a, b, c, d, e, f, g, h];
     }
+    instance(&v)
+}
+
+/// The first marker of a test with more than 8 shared variables: [`variables`] and 4 more
+/// registers, `x8`..`x11` (arm64) or `rax`, `r12`..`r14` (x86_64). Only for such tests: the
+/// registers it takes are not free for the compiler's code (or the x86_64 lowering's).
+#[inline(always)]
+pub(crate) fn variables_wide<'a>() -> Instance<'a> {
+    let v: [*mut u8; MARKED_VARS];
+    #[cfg(CONFIG_ARM64)]
+    // SAFETY: As for `variables`.
+    unsafe {
+        let (a, b, c, d, e, f, g, h, i, j, k, l);
+        asm!("hint #120", out("x0") a, out("x1") b, out("x2") c, out("x3") d, out("x4") e,
+             out("x5") f, out("x6") g, out("x7") h, out("x8") i, out("x9") j, out("x10") k,
+             out("x11") l, options(nostack, preserves_flags));
+        v = [a, b, c, d, e, f, g, h, i, j, k, l];
+    }
+    #[cfg(CONFIG_X86_64)]
+    // SAFETY: As for `variables`.
+    unsafe {
+        let (a, b, c, d, e, f, g, h, i, j, k, l);
+        asm!("nopl 0x68657201(%rax)", out("rdi") a, out("rsi") b, out("rdx") c, out("rcx") d,
+             out("r8") e, out("r9") f, out("r10") g, out("r11") h, out("rax") i,
+             out("r12") j, out("r13") k, out("r14") l,
+             options(att_syntax, nostack, preserves_flags));
+        v = [a, b, c, d, e, f, g, h, i, j, k, l];
+    }
+    instance(&v)
+}
+
+/// The instance whose first variables are at the addresses a marker produced.
+#[inline(always)]
+fn instance<'a>(marked: &[*mut u8]) -> Instance<'a> {
     let mut vars = [core::ptr::null_mut(); MAX_VARS];
-    vars[..MARKED_VARS].copy_from_slice(&v);
-    // INVARIANT: The check initialises these registers with the test's locations (and
-    // skips a test with more than `MARKED_VARS` variables).
+    vars[..marked.len()].copy_from_slice(marked);
+    // INVARIANT: The check initialises the marker's registers with the test's locations
+    // (and skips a test with more than `MARKED_VARS` variables).
     Instance {
         vars,
         _variables: PhantomData,
@@ -235,12 +269,19 @@ pub(crate) fn registers(out: &[i64; MAX_REGS]) {
 }
 
 /// Defines entry point `$name`: litmus thread `$thread` between the two markers.
+/// With `wide`, for a test with more than 8 shared variables ([`variables_wide`]).
 macro_rules! entry {
     ($name:ident, $thread:path) => {
+        $crate::harness::entry!($name, $thread, variables);
+    };
+    ($name:ident, $thread:path, wide) => {
+        $crate::harness::entry!($name, $thread, variables_wide);
+    };
+    ($name:ident, $thread:path, $marker:ident) => {
         #[doc = concat!("`", stringify!($thread), "` for the herd7 check (`harness.rs`).")]
         #[no_mangle]
         pub extern "C" fn $name() {
-            let m = $crate::harness::variables();
+            let m = $crate::harness::$marker();
             let mut out = [0i64; $crate::harness::MAX_REGS];
             $thread(&m, &mut out);
             $crate::harness::registers(&out);
