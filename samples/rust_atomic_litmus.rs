@@ -183,6 +183,10 @@ const SLICE_NS: i64 = 1_000_000_000;
 /// the weak outcome too rarely to tell. `scripts/lkmm/evidence.py` holds the same number.
 const FAIR_CHANCE: u64 = 10;
 
+/// A test that waits for grace periods runs this share of the iterations: a grace period
+/// (`synchronize_srcu()`) takes about 1 ms under TCG (10,000 iterations of one: 20 s).
+const GRACE_PERIOD_SHARE: u64 = 10;
+
 /// The runs of one test, added up.
 #[derive(Default)]
 struct Progress {
@@ -322,6 +326,20 @@ fn run_alone(
     stop: &impl Fn() -> bool,
 ) {
     let mut progress = Progress::default();
+    let limits = if test.grace_periods {
+        let iterations = (limits.iterations / GRACE_PERIOD_SHARE).max(1);
+        suite.diag(format_args!(
+            "{}: waits for grace periods: {iterations} iterations (1/{GRACE_PERIOD_SHARE} of \
+             those asked)",
+            test.name
+        ));
+        runner::Limits {
+            iterations,
+            ..limits
+        }
+    } else {
+        limits
+    };
     if run_once(
         suite,
         test,

@@ -546,7 +546,7 @@ class KernelTestsTest(TempDirTest):
 # The tests of tests/litmus/ whose constructs change the generated Rust: each has its golden
 # output, tests/litmus/golden/NAME.rs (`UPDATE_GOLDEN=1` rewrites them).
 CONSTRUCT_GOLDENS = ('CAST+intptr', 'FILTER+sb', 'FINAL+regs', 'INIT+registers',
-                     'LOCK+held+forever', 'LOCK+mbafterunlocklock', 'NAMES+Upper-+Case',
+                     'LOCK+held+deadlock', 'LOCK+mbafterunlocklock', 'NAMES+Upper-+Case',
                      'REG+undeclared', 'SRCU+sync+reads', 'VARS+ten')
 
 
@@ -676,6 +676,8 @@ class HostCheckTest(unittest.TestCase):
                     self.assertEqual(held, 0, f'{name}: held in {held} of {runs} runs')
                 elif expect == 'Always':
                     self.assertEqual(held, runs, f'{name}: held in {held} of {runs} runs')
+                elif expect == 'Deadlock':
+                    self.assertEqual(runs, 0, f'{name}: {runs} runs completed')
 
     def test_sequential_runs_see_what_they_must(self):
         # Sanity of the check itself: outcomes that sequential runs do produce.
@@ -684,6 +686,9 @@ class HostCheckTest(unittest.TestCase):
         if have_kernel_tests():
             self.assertEqual(self.results['SB+poonceonces'], ('Sometimes', 0, 2))
             self.assertEqual(self.results['IRIW+poonceonces+OnceOnce'], ('Sometimes', 0, 24))
+        # Filters and locks: the runs that do not count are left out.
+        self.assertEqual(self.results['FILTER+sb'], ('Always', 1, 1))
+        self.assertEqual(self.results['LOCK+held+deadlock'], ('Deadlock', 0, 0))
 
 
 if __name__ == '__main__':

@@ -49,6 +49,7 @@ fn verdict(test: &Test, positive: u64, negative: u64) -> bool {
         Some(Expect::Never) => positive == 0,
         Some(Expect::Always) => negative == 0,
         Some(Expect::Sometimes) => true,
+        Some(Expect::Deadlock) => positive + negative == 0,
         None => match test.quantifier {
             Quantifier::Exists => true,
             Quantifier::NotExists => positive == 0,
@@ -87,6 +88,7 @@ pub(crate) fn test(suite: &Suite, outcome: &Outcome<'_>) -> bool {
         Some(Expect::Never) => "Never",
         Some(Expect::Sometimes) => "Sometimes",
         Some(Expect::Always) => "Always",
+        Some(Expect::Deadlock) => "DEADLOCK",
         None => "none",
     };
     suite.diag(format_args!("Test {} Result: {expect}", test.name));

@@ -20,6 +20,9 @@ pub(crate) enum Expect {
     Sometimes,
     /// The proposition must hold in every final state.
     Always,
+    /// No execution completes: in every one a thread waits forever for a lock (herd7's
+    /// `Never 0 0`, judgelitmus.sh's `Result: DEADLOCK`), so the runner counts none.
+    Deadlock,
 }
 
 /// A shared variable's type in the litmus test.
@@ -122,6 +125,9 @@ pub(crate) struct Test {
     /// The test's `filter`: an execution whose final state does not satisfy it is not
     /// counted (herd7 discards it), as one that could not finish (see [`Lock::lock`]).
     pub(crate) filter: Option<fn(state: &[i64]) -> bool>,
+    /// A thread waits for a grace period (`synchronize_rcu()`, `synchronize_srcu()`): about a
+    /// millisecond each under TCG, so the runner runs fewer iterations of it.
+    pub(crate) grace_periods: bool,
 }
 
 /// A test-and-set spinlock built on the library, with the LKMM semantics of `spin_lock()`

@@ -43,7 +43,7 @@ def render_test(t, path):
     fields += [render_slot(s) for s in t.slots]
     fields += ['],', f'holds: {t.fn_prefix}_holds,']
     fields += [f'filter: Some({t.fn_prefix}_filter),' if t.filter is not None else
-               'filter: None,']
+               'filter: None,', f'grace_periods: {"true" if t.grace_periods else "false"},']
     return lines + [f'pub(crate) static {t.static}: {HARNESS}::Test = {HARNESS}::Test {{'] \
         + ['    ' + f for f in fields] + ['};']
 

@@ -9,7 +9,9 @@ from .lexer import Lexer, describe
 from .syntax import (Assign, Atom, Binary, Block, Call, Cast, Decl, ExprStmt, If, InitItem,
                      Litmus, Loc, Name, Num, Param, Prop, Thread, Unary)
 
-RESULTS = ('Never', 'Sometimes', 'Always')
+# `Result:` words the runner checks, and its name for them (judgelitmus.sh knows the same).
+RESULTS = {'Never': 'Never', 'Sometimes': 'Sometimes', 'Always': 'Always',
+           'DEADLOCK': 'Deadlock'}
 QUANTIFIERS = {'exists': 'Exists', '~exists': 'NotExists', 'forall': 'Forall'}
 C_STATEMENT_KEYWORDS = ('while', 'for', 'do', 'switch', 'return', 'goto', 'break',
                         'continue', 'case', 'default')

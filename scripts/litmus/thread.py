@@ -421,6 +421,7 @@ class ThreadTranslator:
             code = self.accessor(call)
         elif func in BARRIERS or func in RCU:
             self.arity(call, 0)
+            self.test.grace_periods |= func.startswith('synchronize_')
             module = ATOMIC if func in BARRIERS else HARNESS
             code = Code(f'{module}::{func}()', 'void')
         elif func == 'spin_lock':
@@ -439,6 +440,7 @@ class ThreadTranslator:
             values = [self.convert(self.expr(a), 'int', call.line, f'{func}()')
                       for a in args[1:]]
             code = Code(f'{loc}.{method}({", ".join(values)})', kind)
+            self.test.grace_periods |= func.startswith('synchronize_')
         elif func in self.ops[0]:
             code = self.atomic_op(call, self.ops[0][func], ('int',))
         elif func in self.ops[1]:

@@ -49,6 +49,7 @@ class Translator:
         self.filter = None      # the filter's Rust expression, if the test has one
         self.kinds = None       # kinds.Kinds of the variables and registers
         self.reg_inits = {}     # thread -> register name -> InitItem of the init section
+        self.grace_periods = False  # a thread waits for a grace period
 
     def set_ident(self, ident):
         """Names the Rust items: `ident` lower case for functions, upper case for the static."""
@@ -86,11 +87,11 @@ class Translator:
         return self.vars[name]
 
     def expectation(self):
-        """The test's `Result:` if it is one the runner checks (Never, Sometimes, Always),
-        else None: herd7 ignores the comment, and a test that says `Result: Maybe` runs with
-        no expectation, as one without a Result."""
+        """The runner's name of the test's `Result:` if it is one the runner checks (Never,
+        Sometimes, Always, DEADLOCK), else None: herd7 ignores the comment, and a test that
+        says `Result: Maybe` runs with no expectation, as one without a Result."""
         result = self.test.result
-        return result[1] if result and result[1] in RESULTS else None
+        return RESULTS.get(result[1]) if result else None
 
     def collect_vars(self):
         """The shared variables, in order of first appearance, with their kinds and values;

@@ -212,6 +212,7 @@ fn main() {
             Some(Expect::Never) => "Never",
             Some(Expect::Sometimes) => "Sometimes",
             Some(Expect::Always) => "Always",
+            Some(Expect::Deadlock) => "Deadlock",
             None => "-",
         };
         println!("{}\t{}\t{}\t{}", test.name, expect, held, runs.len());

@@ -86,6 +86,7 @@ pub(crate) static CAST_INTPTR: crate::harness::Test = crate::harness::Test {
     ],
     holds: cast_intptr_holds,
     filter: None,
+    grace_periods: false,
 };
 
 /// Every test above, in the order of the input files.

@@ -76,6 +76,7 @@ pub(crate) static FILTER_SB: crate::harness::Test = crate::harness::Test {
     ],
     holds: filter_sb_holds,
     filter: Some(filter_sb_filter),
+    grace_periods: false,
 };
 
 /// Every test above, in the order of the input files.

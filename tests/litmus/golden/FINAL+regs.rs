@@ -67,6 +67,7 @@ pub(crate) static FINAL_REGS: crate::harness::Test = crate::harness::Test {
     ],
     holds: final_regs_holds,
     filter: None,
+    grace_periods: false,
 };
 
 /// Every test above, in the order of the input files.

@@ -90,6 +90,7 @@ pub(crate) static INIT_REGISTERS: crate::harness::Test = crate::harness::Test {
     ],
     holds: init_registers_holds,
     filter: None,
+    grace_periods: false,
 };
 
 /// Every test above, in the order of the input files.

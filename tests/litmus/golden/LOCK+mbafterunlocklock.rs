@@ -93,6 +93,7 @@ pub(crate) static LOCK_MBAFTERUNLOCKLOCK: crate::harness::Test = crate::harness:
     ],
     holds: lock_mbafterunlocklock_holds,
     filter: None,
+    grace_periods: false,
 };
 
 /// Every test above, in the order of the input files.

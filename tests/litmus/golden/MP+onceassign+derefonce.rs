@@ -78,6 +78,7 @@ pub(crate) static MP_ONCEASSIGN_DEREFONCE: crate::harness::Test = crate::harness
     ],
     holds: mp_onceassign_derefonce_holds,
     filter: None,
+    grace_periods: false,
 };
 
 /// Every test above, in the order of the input files.

@@ -75,6 +75,7 @@ pub(crate) static NAMES_UPPER_CASE: crate::harness::Test = crate::harness::Test 
     ],
     holds: names_upper_case_holds,
     filter: None,
+    grace_periods: false,
 };
 
 /// Every test above, in the order of the input files.

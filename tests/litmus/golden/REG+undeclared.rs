@@ -73,6 +73,7 @@ pub(crate) static REG_UNDECLARED: crate::harness::Test = crate::harness::Test {
     ],
     holds: reg_undeclared_holds,
     filter: None,
+    grace_periods: false,
 };
 
 /// Every test above, in the order of the input files.

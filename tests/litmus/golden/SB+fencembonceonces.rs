@@ -73,6 +73,7 @@ pub(crate) static SB_FENCEMBONCEONCES: crate::harness::Test = crate::harness::Te
     ],
     holds: sb_fencembonceonces_holds,
     filter: None,
+    grace_periods: false,
 };
 
 /// Every test above, in the order of the input files.

@@ -94,6 +94,7 @@ pub(crate) static SRCU_SYNC_READS: crate::harness::Test = crate::harness::Test {
     ],
     holds: srcu_sync_reads_holds,
     filter: None,
+    grace_periods: true,
 };
 
 /// Every test above, in the order of the input files.

@@ -144,6 +144,7 @@ pub(crate) static VARS_TEN: crate::harness::Test = crate::harness::Test {
     ],
     holds: vars_ten_holds,
     filter: None,
+    grace_periods: false,
 };
 
 /// Every test above, in the order of the input files.
