@@ -43,6 +43,8 @@ static LOCKS: [[Lock; MAX_BATCH]; MAX_VARS] =
 
 /// Where a wild pointer (see [`Instance::deref`]) reads and writes, instead of at random.
 static WILD_CELL: AtomicI32 = AtomicI32::new(0);
+/// The same for [`Instance::deref_ptr`].
+static WILD_PTR: AtomicUsize = AtomicUsize::new(0);
 
 /// What the threads of one run share besides the variables: whether one dereferenced a wild
 /// pointer, and what a `spin_lock()` needs to tell a lock that no thread can release any more.
@@ -171,8 +173,52 @@ impl<'a> Instance<'a> {
         self.int(v).as_ptr() as usize
     }
 
+    /// The address of `int *` variable number `v` (a variable that holds addresses, as
+    /// `x2` of `{ x1=x2; x2=y; }`).
+    #[inline(always)]
+    pub(crate) fn ptr_addr(&self, v: usize) -> usize {
+        self.ptr(v).as_ptr() as usize
+    }
+
+    /// The address of variable number `v` of `vars`, of its kind's cell.
+    fn addr_of(&self, vars: &[Var], v: usize) -> usize {
+        if vars[v].kind == VarKind::Ptr {
+            self.ptr_addr(v)
+        } else {
+            self.addr(v)
+        }
+    }
+
+    /// The `int *` at address `addr` (C: `*r0` where `r0` points to a variable that holds
+    /// addresses), which must be an `int *` variable of some instance; as [`Self::deref`].
+    #[inline(always)]
+    pub(crate) fn deref_ptr(&self, addr: usize) -> &'static AtomicUsize {
+        let base = PTRS.as_ptr() as usize;
+        let in_range = addr >= base && addr < base + core::mem::size_of_val(&PTRS);
+        if in_range && addr % core::mem::align_of::<AtomicUsize>() == 0 {
+            // SAFETY: `addr` is within `PTRS`, aligned: it is one of its `'static` cells.
+            unsafe { AtomicUsize::from_ptr(addr as *mut usize) }
+        } else {
+            self.wild(addr);
+            &WILD_PTR
+        }
+    }
+
+    /// A dereference of `addr`, no variable's address: NULL gives up on the instance (herd7
+    /// has no execution that dereferences a number), anything else marks the run as wild
+    /// (a bug of the translation, which fails the test).
+    #[cold]
+    fn wild(&self, addr: usize) {
+        if addr == 0 {
+            self.progress.discarded[self.index].store(true, Ordering::Relaxed);
+        } else {
+            self.progress.wild.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// The `int` at address `addr` (C: `*r0`), which must be an `int` variable of some
-    /// instance; any other address reads and writes a dummy and marks the run as wild.
+    /// instance; any other address reads and writes a dummy and marks the run as wild (NULL:
+    /// gives up on the instance).
     ///
     /// The reference is made from `addr` itself, not looked up, so that the access keeps the
     /// address dependency on the load that produced `addr` (which `rcu_dereference()` relies
@@ -185,7 +231,7 @@ impl<'a> Instance<'a> {
             // SAFETY: `addr` is within `INTS`, aligned: it is one of its `'static` cells.
             unsafe { AtomicI32::from_ptr(addr as *mut i32) }
         } else {
-            self.progress.wild.store(true, Ordering::Relaxed);
+            self.wild(addr);
             &WILD_CELL
         }
     }
@@ -197,7 +243,9 @@ impl<'a> Instance<'a> {
             return NULL;
         }
         (0..vars.len())
-            .find(|&v| vars[v].kind == VarKind::Int && self.addr(v) == addr)
+            .find(|&v| {
+                matches!(vars[v].kind, VarKind::Int | VarKind::Ptr) && self.addr_of(vars, v) == addr
+            })
             .map_or(WILD, |v| v as i64)
     }
 
@@ -207,10 +255,10 @@ impl<'a> Instance<'a> {
             match (var.kind, var.init) {
                 (VarKind::Int, Init::Int(i)) => self.int(v).set(i),
                 (VarKind::Ptr, Init::Int(_)) => self.ptr(v).set(0),
-                (VarKind::Ptr, Init::Addr(w)) => self.ptr(v).set(self.addr(w)),
+                (VarKind::Ptr, Init::Addr(w)) => self.ptr(v).set(self.addr_of(vars, w)),
                 (VarKind::Lock, _) => self.lock(v).0.set(0),
                 (VarKind::Srcu, _) => (),
-                (VarKind::Int, Init::Addr(w)) => self.int(v).set(self.addr(w) as i32),
+                (VarKind::Int, Init::Addr(w)) => self.int(v).set(self.addr_of(vars, w) as i32),
             }
         }
     }

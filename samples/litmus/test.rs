@@ -30,8 +30,9 @@ pub(crate) enum Expect {
 pub(crate) enum VarKind {
     /// `int` or `atomic_t`: an [`AtomicI32`] cell.
     Int,
-    /// `int *` (declared as `int **p` in the thread's parameters): an [`AtomicUsize`] cell
-    /// holding the address of an `Int` variable of the same instance, or 0 for NULL.
+    /// A variable that holds addresses (`int **p` in the thread's parameters, or whatever
+    /// the test's uses make one, `scripts/litmus/kinds.py`): an [`AtomicUsize`] cell holding
+    /// the address of an `Int` or `Ptr` variable of the same instance, or 0 for NULL.
     Ptr,
     /// `spinlock_t`: a [`Lock`].
     Lock,

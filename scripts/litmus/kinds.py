@@ -1,20 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Which values are addresses. herd7 does not type-check a test: a register may be used without
-a declaration, an `intptr_t` (or `long`) variable or register may hold a number or an address,
-and the init section may give a variable an address without a type. The runner keeps numbers
-and addresses in cells of their own, so each such name gets the kind its uses give it:
+"""Which values are addresses, and of what. herd7 does not type-check a test: a register may be
+used without a declaration, an `intptr_t` (or `long`) variable or register may hold a number or
+an address, the init section may give a variable an address without a type, and an address
+may be that of a variable that itself holds an address (`x1=y1; 0:r3=x2;` with `x2=y2`). The
+runner keeps numbers and addresses in cells of their own, so each variable and register gets
+the kind its uses give it, and each address the kind of what it points to:
 
 - a location read or written with an address (a variable's name, `&x`, a pointer register,
   a location that holds addresses) holds addresses; so does a register dereferenced (`*r`),
   one given an address, and one compared with a variable's name in the final clause;
 - the two sides of an assignment, of a write and its location, and of a `loc=loc` comparison
-  in the final clause have one kind;
+  in the final clause have one kind, and when they are addresses, what they point to has one
+  kind too (the address of `x` points to what `x` holds);
 - a name its uses do not decide has the kind of its declaration (`int *x` is a number,
   `int **p` an address: herd7 lets `int *x` hold an address too), else it holds numbers.
 
-The rules are flow-insensitive, over the whole test, as a union of equivalence classes; a class
-that gets both kinds from its uses keeps the first, and the translation then reports the use
-that disagrees with it, at its line."""
+The rules are flow-insensitive, over the whole test: equivalence classes (union-find), each
+with a kind and, for addresses, the class of what they point to. A class that gets both kinds
+from its uses keeps the first, and the translation then reports the use that disagrees with
+it, at its line.
+
+A value is None (a number that may also be NULL: 0), NUMBER, a class key, or `Address(key)`
+(an address of a location of class `key`, None if unknown)."""
+
+from dataclasses import dataclass
 
 from .dialect import ACCESSORS, LOCK_OPS, SRCU_OPS, base_kind
 from .syntax import Assign, Block, Call, Cast, Decl, ExprStmt, If, Name, Num, Unary
@@ -22,14 +31,22 @@ from .syntax import Assign, Block, Call, Cast, Decl, ExprStmt, If, Name, Num, Un
 NUMBER, ADDRESS = 'int', 'ptr'
 
 
+@dataclass(frozen=True)
+class Address:
+    """An address, of a location of class `of` (None: not known)."""
+    of: tuple = None
+
+
 class Kinds:
     """The kinds of a test's variables ('var', name) and registers ('reg', thread, name), as
-    far as the declarations leave them open (`None`)."""
+    far as the declarations leave them open, and of what their addresses point to."""
 
     def __init__(self):
         self.parent = {}
         self.kind = {}      # root -> the kind its uses give it
         self.declared = {}  # root -> the kind a declaration gives it
+        self.pointee = {}   # root -> the class of what its addresses point to
+        self.used_as = {}   # variable name -> 'lock' or 'srcu': a spin_*() or SRCU argument
 
     def find(self, key):
         self.parent.setdefault(key, key)
@@ -39,32 +56,65 @@ class Kinds:
         return key
 
     def set(self, key, kind, declared=False):
+        """Gives class `key` a kind (NUMBER, ADDRESS or an `Address`)."""
         root = self.find(key)
+        if isinstance(kind, Address):
+            if kind.of is not None:
+                self.join(self.points_to(root), kind.of)
+            kind = ADDRESS
         kinds = self.declared if declared else self.kind
         if kind and not kinds.get(root):
             kinds[root] = kind
 
+    def points_to(self, key):
+        """The class of what the addresses of class `key` point to (made if new)."""
+        root = self.find(key)
+        if root not in self.pointee:
+            self.pointee[root] = ('pointee', root)
+        return self.find(self.pointee[root])
+
     def join(self, a, b):
-        """Gives `a` and `b` (keys, kinds or None) one kind."""
+        """Gives `a` and `b` (values) one kind."""
         if a is None or b is None:
             return
-        if isinstance(a, str) and isinstance(b, str):
-            return
-        if isinstance(a, str):
+        if not isinstance(a, tuple):
             a, b = b, a
-        if isinstance(b, str):
+        if not isinstance(a, tuple):
+            return      # two kinds: nothing to join
+        if not isinstance(b, tuple):
             self.set(a, b)
             return
         ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            for kinds in (self.kind, self.declared):
-                kinds[ra] = kinds.get(ra) or kinds.get(rb)
-            self.parent[rb] = ra
+        if ra == rb:
+            return
+        for kinds in (self.kind, self.declared):
+            kinds[ra] = kinds.get(ra) or kinds.get(rb)
+        self.parent[rb] = ra
+        pa, pb = self.pointee.get(ra), self.pointee.get(rb)
+        if pb is not None:
+            if pa is None:
+                self.pointee[ra] = pb
+            else:
+                self.join(pa, pb)
 
     def of(self, key):
         """The kind of `key`: what its uses gave it, else its declaration, else a number."""
         root = self.find(key)
         return self.kind.get(root) or self.declared.get(root) or NUMBER
+
+    def target(self, key):
+        """The kind of what an address of class `key` points to: NUMBER (an `int` variable)
+        or ADDRESS (a variable that holds addresses)."""
+        root = self.find(key)
+        return self.of(self.pointee[root]) if root in self.pointee else NUMBER
+
+    def known(self, value):
+        """The kind of a value so far (None while its uses have not decided it)."""
+        if isinstance(value, Address):
+            return ADDRESS
+        if isinstance(value, tuple):
+            return self.kind.get(self.find(value))
+        return value
 
 
 def infer(test, declared_var_kinds):
@@ -79,8 +129,7 @@ def infer(test, declared_var_kinds):
         if item.thread is not None and item.ctype:
             kinds.set(key, base_kind(item.ctype, 'register'), declared=True)
         if item.value and item.value[0] == 'addr':
-            kinds.set(key, ADDRESS)
-            kinds.set(('var', item.value[1]), NUMBER)
+            kinds.set(key, Address(('var', item.value[1])))
     # Twice: the second pass knows which operands of `+` and `-` are addresses (a pointer
     # plus a number is a pointer), whatever the order of the statements.
     for _ in range(2):
@@ -151,46 +200,43 @@ class ThreadKinds:
             self.value(stmt.expr)
 
     def content(self, expr):
-        """The key or kind of what location `expr` (written `x`: a parameter or a pointer
-        register) holds."""
+        """The class of what location `expr` (written `x`: a parameter or a pointer register)
+        holds."""
         expr = strip_cast(expr)
         if isinstance(expr, Name):
             if expr.name in self.params:
                 return ('var', expr.name)
-            self.kinds.set(self.reg(expr.name), ADDRESS)
-            return NUMBER      # a pointer register points to an int variable
+            key = self.reg(expr.name)
+            self.kinds.set(key, ADDRESS)
+            return self.kinds.points_to(key)
         return None
 
     def value(self, expr):
-        """The key or kind of the value of `expr` (None: a number that may also be NULL)."""
+        """The value of `expr` (see the module docs)."""
         if isinstance(expr, Num):
             return None if expr.value == 0 else NUMBER
         if isinstance(expr, Name):
             if expr.name in self.params:
-                return ADDRESS
+                return Address(('var', expr.name))
             return None if expr.name == 'NULL' else self.reg(expr.name)
         if isinstance(expr, Cast):
             inner = self.value(expr.operand)
-            return ADDRESS if '*' in expr.ctype and inner is not None else inner
+            return Address() if '*' in expr.ctype and inner is NUMBER else inner
         if isinstance(expr, Unary):
             if expr.op == '*':
                 return self.content(expr.operand)
             if expr.op == '&':
-                return ADDRESS
+                return Address()
             self.value(expr.operand)
             return NUMBER
         if isinstance(expr, Call):
             return self.call(expr)
         left, right = self.value(expr.left), self.value(expr.right)
-        if expr.op in ('+', '-') and ADDRESS in (self.known(left), self.known(right)):
-            return ADDRESS
+        if expr.op in ('+', '-'):
+            for side in (left, right):
+                if self.kinds.known(side) == ADDRESS:
+                    return side
         return NUMBER
-
-    def known(self, value):
-        """The kind of a value so far (None while its uses have not decided it)."""
-        if isinstance(value, tuple):
-            return self.kinds.kind.get(self.kinds.find(value))
-        return value
 
     def call(self, call):
         func, args = call.func, call.args
@@ -203,6 +249,9 @@ class ThreadKinds:
                 return None
             return content
         if func in LOCK_OPS or func in SRCU_OPS:
+            first = strip_cast(args[0]) if args else None
+            if isinstance(first, Name) and first.name in self.params:
+                self.kinds.used_as.setdefault(first.name, 'lock' if func in LOCK_OPS else 'srcu')
             for arg in args[1:]:
                 self.value(arg)
             return NUMBER

@@ -153,11 +153,11 @@ class ThreadTranslator:
             what, value = item.value
             if what == 'addr':
                 var = self.test.vars[value]
-                if reg.kind != 'ptr' or var.kind != 'int':
+                if reg.kind != 'ptr' or var.kind not in ('int', 'ptr'):
                     raise LitmusError(item.line, f'{item.thread}:{item.name}={value}: only a '
                                       'pointer register can hold an address, and only that of '
-                                      'an int variable')
-                reg.init = f'm.addr({var.index})'
+                                      'a variable that holds a number or an address')
+                reg.init = address_of(var)
             elif reg.kind == 'ptr' and value != 0:
                 raise LitmusError(item.line, f'pointer register {item.thread}:{item.name} '
                                   f'initialised to {value}, not to an address')
@@ -255,6 +255,9 @@ class ThreadTranslator:
         if reg is not None:
             if reg.kind != 'ptr':
                 raise LitmusError(name.line, f'{func}: register {name.name!r} is not a pointer')
+            # What it points to: an int variable, or one that holds addresses (kinds.py).
+            if self.test.kinds.target(('reg', self.thread.number, name.name)) == 'ptr':
+                return f'm.deref_ptr({reg.rust})', 'ptr'
             return f'm.deref({reg.rust})', 'int'
         rust, var = self.params[name.name]
         return rust, var.kind
@@ -302,10 +305,11 @@ class ThreadTranslator:
         if reg is not None:
             return Code(reg.rust, reg.kind)
         var = self.params[name.name][1]
-        if var.kind != 'int':
+        if var.kind not in ('int', 'ptr'):
             raise LitmusError(name.line, f'{name.name!r} is {KIND_C_TYPE[var.kind]}: only the '
-                              'address of an int variable can be taken')
-        return Code(f'm.addr({var.index})', 'ptr')
+                              'address of a variable that holds a number or an address can be '
+                              'taken')
+        return Code(address_of(var), 'ptr')
 
     def unary(self, expr):
         op, operand = expr.op, expr.operand
@@ -532,6 +536,11 @@ class ThreadTranslator:
                 return f'&mut {reg.rust}'
         raise LitmusError(arg.line, f'{func}(): the old value must be written '
                           f'&r, with r an {"int" if kind == "int" else "int *"} register')
+
+
+def address_of(var):
+    """The address of shared variable `var` (its cell: `int` or pointer)."""
+    return f'm.{"addr" if var.kind == "int" else "ptr_addr"}({var.index})'
 
 
 def assigned_names(stmt):

@@ -163,9 +163,11 @@ class Translator:
 
     def resolve_kind(self, var):
         """A spinlock or SRCU domain is one in every declaration (of those that are no
-        numbers: a thread may declare it `int *` and not use it); a number or an address is
-        what the uses make it (kinds.py)."""
+        numbers: a thread may declare it `int *` and not use it) if a spin_*() or SRCU
+        operation uses it; a number or an address is what the uses make it (kinds.py)."""
         special = [d for d in var.decls if d[0] in ('lock', 'srcu')]
+        if var.name not in self.kinds.used_as:
+            special = []
         for kind, where, line, ctype in special[1:]:
             first = special[0]
             if kind != first[0]:
@@ -188,9 +190,10 @@ class Translator:
             if var.kind != 'ptr':
                 self.error(line, f'{var.name!r} is not a pointer ({KIND_C_TYPE[var.kind]} in '
                            f'the threads) but is initialised to the address of {value!r}')
-            elif target.kind != 'int':
-                self.error(line, f'{var.name}={value}: only the address of an int variable '
-                           f'can be taken, and {value!r} is {KIND_C_TYPE[target.kind]}')
+            elif target.kind not in ('int', 'ptr'):
+                self.error(line, f'{var.name}={value}: only the address of a variable that '
+                           f'holds a number or an address can be taken, and {value!r} is '
+                           f'{KIND_C_TYPE[target.kind]}')
         elif var.kind in ('lock', 'srcu'):
             self.error(line, f'{KIND_WORDS[var.kind]} ({var.name!r}) cannot be initialised')
         elif var.kind == 'ptr' and value != 0:
@@ -287,9 +290,8 @@ class Translator:
         target = self.vars.get(value)
         if target is None:
             return Code(f'false /* {atom.loc}={value}: no such variable */', 'bool')
-        if target.kind != 'int':
-            raise LitmusError(atom.line, f'{atom.loc} can only point to an int variable, and '
-                              f'{value!r} is {KIND_C_TYPE[target.kind]}')
+        if target.kind not in ('int', 'ptr'):
+            return Code(f'false /* {atom.loc}={value}: {KIND_C_TYPE[target.kind]} */', 'bool')
         return Code(f's[{index}] == {target.index}', 'bool', CMP)
 
     def thread_fn(self, n):

@@ -72,6 +72,19 @@ impl<'a> Instance<'a> {
         self.vars[v] as usize
     }
 
+    /// The address of `int *` variable number `v`.
+    #[inline(always)]
+    pub(crate) fn ptr_addr(&self, v: usize) -> usize {
+        self.vars[v] as usize
+    }
+
+    /// The `int *` at address `addr`: as [`Self::deref`].
+    #[inline(always)]
+    pub(crate) fn deref_ptr(&self, addr: usize) -> &'a AtomicUsize {
+        // SAFETY: As for `deref`.
+        unsafe { AtomicUsize::from_ptr(addr as *mut usize) }
+    }
+
     /// `spin_lock()`'s wait (see `Lock::lock`): spins while `held()`. Never gives up: herd7
     /// has no execution in which a thread waits forever (it cuts the loop, `-unroll 0`).
     #[inline(always)]

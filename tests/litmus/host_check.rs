@@ -75,14 +75,32 @@ mod harness {
             core::ptr::from_ref(&self.ints[v]) as usize
         }
 
-        pub(crate) fn deref(&self, addr: usize) -> &crate::atomic::AtomicI32 {
-            let v = self.index(addr).expect("dereference of a wild or NULL pointer");
-            &self.ints[v]
+        pub(crate) fn ptr_addr(&self, v: usize) -> usize {
+            core::ptr::from_ref(&self.ptrs[v]) as usize
         }
 
-        /// The variable at `addr`, if any.
+        /// NULL: the run does not count (herd7 has no execution that dereferences a
+        /// number); another address that is no variable's is a bug of the translation.
+        pub(crate) fn deref(&self, addr: usize) -> &crate::atomic::AtomicI32 {
+            let v = (0..self.ints.len()).find(|&v| self.addr(v) == addr);
+            &self.ints[v.unwrap_or_else(|| self.null(addr))]
+        }
+
+        pub(crate) fn deref_ptr(&self, addr: usize) -> &crate::atomic::AtomicUsize {
+            let v = (0..self.ptrs.len()).find(|&v| self.ptr_addr(v) == addr);
+            &self.ptrs[v.unwrap_or_else(|| self.null(addr))]
+        }
+
+        /// A dereference of `addr`, no variable's: NULL gives up (on a scratch cell).
+        fn null(&self, addr: usize) -> usize {
+            assert!(addr == 0, "dereference of a wild pointer");
+            self.gave_up.set(true);
+            self.ints.len() - 1
+        }
+
+        /// The variable at `addr` (of either kind of cell), if any.
         pub(crate) fn index(&self, addr: usize) -> Option<usize> {
-            (0..self.ints.len()).find(|&v| self.addr(v) == addr)
+            (0..self.ints.len()).find(|&v| self.addr(v) == addr || self.ptr_addr(v) == addr)
         }
     }
 
@@ -138,7 +156,8 @@ use harness::{Expect, Init, Instance, SlotKind, Source, Test, VarKind};
 /// Runs the threads of `test` in the order `order`, on fresh variables; returns whether the
 /// proposition held in the final state, `None` if the run does not count.
 fn run(test: &Test, order: &[usize]) -> Option<bool> {
-    let n = test.vars.len();
+    // One more cell of each kind than variables: where a NULL dereference goes.
+    let n = test.vars.len() + 1;
     let ints: Vec<AtomicI32> = (0..n).map(|_| AtomicI32::new(0)).collect();
     let ptrs: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
     let locks: Vec<harness::Lock> = (0..n).map(|_| harness::new_lock()).collect();
@@ -154,6 +173,9 @@ fn run(test: &Test, order: &[usize]) -> Option<bool> {
         match (var.kind, var.init) {
             (VarKind::Int, Init::Int(i)) => m.int(v).set(i),
             (VarKind::Ptr, Init::Int(0)) => m.ptr(v).set(0),
+            (VarKind::Ptr, Init::Addr(a)) if test.vars[a].kind == VarKind::Ptr => {
+                m.ptr(v).set(m.ptr_addr(a))
+            }
             (VarKind::Ptr, Init::Addr(a)) => m.ptr(v).set(m.addr(a)),
             (VarKind::Lock | VarKind::Srcu, Init::Int(0)) => {}
             _ => panic!("{}: bad initial value of {}", test.name, var.name),
