@@ -530,15 +530,21 @@ class KernelTestsTest(TempDirTest):
         self.check_golden('MP+onceassign+derefonce')
 
     def check_golden(self, name):
-        rc, out, err = run(os.path.join(KERNEL_DIR, f'{name}.litmus'))
-        self.assertEqual(rc, 0, err)
-        golden = os.path.join(GOLDEN, f'{name}.rs')
-        if UPDATE_GOLDEN:
-            with open(golden, 'w', encoding='utf-8') as f:
-                f.write(out)
-        with open(golden, encoding='utf-8') as f:
-            self.assertEqual(out, f.read(), f'{golden} differs: if the change is meant, rerun '
-                             'with UPDATE_GOLDEN=1 and review the diff')
+        check_golden(self, os.path.join(KERNEL_DIR, f'{name}.litmus'), name)
+
+
+def check_golden(test, path, name):
+    """The translation of `path` must be tests/litmus/golden/NAME.rs (UPDATE_GOLDEN=1: is
+    written there)."""
+    rc, out, err = run(path)
+    test.assertEqual(rc, 0, err)
+    golden = os.path.join(GOLDEN, f'{name}.rs')
+    if UPDATE_GOLDEN:
+        with open(golden, 'w', encoding='utf-8') as f:
+            f.write(out)
+    with open(golden, encoding='utf-8') as f:
+        test.assertEqual(out, f.read(), f'{golden} differs: if the change is meant, rerun '
+                         'with UPDATE_GOLDEN=1 and review the diff')
 
 
 # The tests of tests/litmus/ whose constructs change the generated Rust: each has its golden
@@ -554,15 +560,7 @@ class ConstructGoldenTest(unittest.TestCase):
     def test_each_construct_translates_to_its_golden_output(self):
         for name in CONSTRUCT_GOLDENS:
             with self.subTest(name):
-                rc, out, err = run(os.path.join(INPUTS, f'{name}.litmus'))
-                self.assertEqual(rc, 0, err)
-                golden = os.path.join(GOLDEN, f'{name}.rs')
-                if UPDATE_GOLDEN:
-                    with open(golden, 'w', encoding='utf-8') as f:
-                        f.write(out)
-                with open(golden, encoding='utf-8') as f:
-                    self.assertEqual(out, f.read(), f'{golden} differs: if the change is '
-                                     'meant, rerun with UPDATE_GOLDEN=1 and review the diff')
+                check_golden(self, os.path.join(INPUTS, f'{name}.litmus'), name)
 
     def test_constructs_that_only_change_the_header(self):
         # Header lines and volatile parameters: the same Rust as without them.
