@@ -629,7 +629,14 @@ class HostCheckTest(unittest.TestCase):
         all_ops = os.path.join(cls.dir, 'ALL+operations.litmus')
         with open(all_ops, 'w', encoding='utf-8') as f:
             f.write(all_operations_test())
-        inputs = [INPUTS, all_ops] + ([KERNEL_DIR] if have_kernel_tests() else [])
+        # The negative case of the filter: FILTER+sb without its filter must break its own
+        # `Result: Always` (the executions the filter leaves out are counted then).
+        with open(os.path.join(INPUTS, 'FILTER+sb.litmus'), encoding='utf-8') as f:
+            unfiltered = re.sub(r'^filter .*\n', '', f.read(), flags=re.M)
+        no_filter = os.path.join(cls.dir, 'FILTER+sb+nofilter.litmus')
+        with open(no_filter, 'w', encoding='utf-8') as f:
+            f.write(unfiltered.replace('C FILTER+sb\n', 'C FILTER+sb+nofilter\n'))
+        inputs = [INPUTS, all_ops, no_filter] + ([KERNEL_DIR] if have_kernel_tests() else [])
         translated = os.path.join(cls.dir, 'translated.rs')
         rc, _, err = run('-o', translated, *inputs)
         if rc != 0:
@@ -663,10 +670,12 @@ class HostCheckTest(unittest.TestCase):
     def test_sequential_runs_agree_with_result(self):
         self.assertEqual(self.build.returncode, 0, 'does not compile')
         self.assertEqual(self.run_status.returncode, 0, self.run_status.stderr[-2000:])
-        expected = len(glob.glob(os.path.join(INPUTS, '*.litmus'))) + 1 + \
+        expected = len(glob.glob(os.path.join(INPUTS, '*.litmus'))) + 2 + \
             (KERNEL_TEST_COUNT if have_kernel_tests() else 0)
         self.assertEqual(len(self.results), expected)
         for name, (expect, held, runs) in self.results.items():
+            if name == 'FILTER+sb+nofilter':
+                continue    # the negative case (test_sequential_runs_see_what_they_must)
             with self.subTest(name):
                 if expect == 'Never':
                     self.assertEqual(held, 0, f'{name}: held in {held} of {runs} runs')
@@ -684,6 +693,7 @@ class HostCheckTest(unittest.TestCase):
             self.assertEqual(self.results['IRIW+poonceonces+OnceOnce'], ('Sometimes', 0, 24))
         # Filters and locks: the runs that do not count are left out.
         self.assertEqual(self.results['FILTER+sb'], ('Always', 1, 1))
+        self.assertEqual(self.results['FILTER+sb+nofilter'], ('Always', 1, 2))
         self.assertEqual(self.results['LOCK+held+deadlock'], ('Deadlock', 0, 0))
 
 

@@ -31,7 +31,6 @@ class ThreadTranslator:
         self.where = f'P{thread.number}'
         self.params = {}         # C name -> (Rust name, Var)
         self.regs = {}           # C name -> Register, in declaration order
-        self.scopes = [set()]    # register names visible, per block
         self.plain = False       # a plain access since the last statement
         self.noted = False       # PLAIN_NOTE emitted
         self.inits = test.reg_inits.get(thread.number, {})
@@ -90,9 +89,7 @@ class ThreadTranslator:
         if isinstance(stmt, Block) and not stmt.scoped:
             return self.statements(stmt.stmts)
         if isinstance(stmt, Block):
-            self.scopes.append(set())
             lines = self.statements(stmt.stmts)
-            self.scopes.pop()
             return ['{'] + lines + ['}'] if lines else []
         if isinstance(stmt, Decl):
             return self.declaration(stmt)
@@ -122,7 +119,9 @@ class ThreadTranslator:
                               'or a pointer to one')
         return self.test.kinds.of(('reg', self.thread.number, name))
 
-    def new_register(self, name, kind, line, scope):
+    def new_register(self, name, kind, line):
+        """Register `name` of the thread (herd7's registers belong to the thread, not to a
+        block: every one is declared at the top of the Rust function)."""
         if name in self.params:
             raise LitmusError(line, f'register {name!r} has the name of a parameter '
                               f'of {self.where}')
@@ -131,7 +130,6 @@ class ThreadTranslator:
                               f'supports at most {MAX_REGS} per thread)')
         reg = Register(name, self.rust_names[name], kind, len(self.regs))
         self.regs[name] = reg
-        scope.add(name)
         return reg
 
     def implicit_register(self, name, line):
@@ -139,7 +137,7 @@ class ThreadTranslator:
         if name not in self.rust_names:
             self.rust_names[name] = self.rust_name(name, list(self.rust_names))
         return self.new_register(name, self.test.kinds.of(('reg', self.thread.number, name)),
-                                 line, self.scopes[0])
+                                 line)
 
     def init_register(self, item):
         """A register of the init section (`0:r1=x;`, `int 0:r1;`): declared for the whole
@@ -147,7 +145,7 @@ class ThreadTranslator:
         try:
             reg = self.new_register(item.name, self.register_kind(item.ctype, item.name,
                                                                   item.line),
-                                    item.line, self.scopes[0])
+                                    item.line)
             if item.value is None:
                 return
             what, value = item.value
@@ -172,9 +170,8 @@ class ThreadTranslator:
             # Declared again, or declared in the init section: herd7's registers belong to
             # the thread, not to a block, so it is the same register.
             reg = self.regs[decl.name]
-            self.scopes[-1].add(decl.name)
         else:
-            reg = self.new_register(decl.name, kind, decl.line, self.scopes[-1])
+            reg = self.new_register(decl.name, kind, decl.line)
         if decl.init is None:
             return []
         value = self.convert(self.expr(decl.init), kind, decl.line, f'register {decl.name!r}')
@@ -213,12 +210,8 @@ class ThreadTranslator:
 
     def branch(self, stmt):
         """The lines of an if statement's branch, without braces."""
-        self.scopes.append(set())
-        try:
-            stmts = stmt.stmts if isinstance(stmt, Block) else [stmt]
-            return self.statements(stmts)
-        finally:
-            self.scopes.pop()
+        stmts = stmt.stmts if isinstance(stmt, Block) else [stmt]
+        return self.statements(stmts)
 
     def expression_statement(self, expr):
         if isinstance(expr, Call) and expr.func == 'spin_lock':
