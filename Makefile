@@ -4,7 +4,7 @@
 # toolchain the kernel was built with. Without KDIR, the cached kernel that
 # scripts/build-kernel makes is used (built first if missing).
 #
-#   make [ARCH=x86_64|arm64] [KDIR=/path/to/built/kernel]
+#   make [ARCH=<a file of qemu/targets/>] [KDIR=/path/to/built/kernel]
 #   make test        # everything: host checks, boots of every target, mutation tests
 #   make boot        # the main job: build and boot every target, print the results table
 #   make generate    # regenerate the typed API from scripts/atomic/atomics.tbl

@@ -19,8 +19,6 @@ RUSTC_BIN=/usr/bin/rustc
 RUSTDOC_BIN=/usr/bin/rustdoc
 BINDGEN_VERSION=0.72.1
 BINDGEN_BIN=$CACHE_DIR/bindgen-$BINDGEN_VERSION/bin/bindgen
-BUSYBOX_ARM64=$CACHE_DIR/busybox-arm64/bin/busybox
-BUSYBOX_X86_64=/bin/busybox
 # herd7, built by scripts/setup from Debian's herdtools7 source package (sid), one directory
 # per version: bin/herd7 and its models (share/herdtools7/).
 HERD_SOURCE_SUITE=sid
@@ -32,12 +30,55 @@ export LIBCLANG_PATH=/usr/lib/llvm-19/lib
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# Kernel ARCH= name and QEMU target data file for a target architecture.
+# The architectures: one descriptor each, qemu/targets/<arch> (key=value lines), which holds
+# every fact about it that a script needs; no script names an architecture.
+TARGETS_DIR=$PROJECT_ROOT/qemu/targets
+
+# Every architecture that has a descriptor, space-separated.
+known_archs() {
+	local f names=""
+	for f in "$TARGETS_DIR"/*; do
+		[ -f "$f" ] && names="$names ${f##*/}"
+	done
+	echo "${names# }"
+}
+
+# Fails unless ARCH has a descriptor, with a message that lists those there are.
+check_arch() {
+	[ -f "$TARGETS_DIR/$1" ] ||
+		die "unknown architecture '$1' (known: $(known_archs); each is a file in qemu/targets/)"
+}
+
+# The value of KEY in ARCH's descriptor (empty if the key is absent).
+arch_var() {
+	check_arch "$1"
+	sed -n "s/^$2=//p" "$TARGETS_DIR/$1" | tail -n 1
+}
+
+# Kernel ARCH= name of a target architecture.
 kernel_arch() {
-	case $1 in
-	x86_64) echo x86_64 ;;
-	arm64) echo arm64 ;;
-	*) die "unknown architecture '$1' (expected x86_64 or arm64)" ;;
+	arch_var "$1" karch
+}
+
+# Fails unless Linux KERNEL has Rust on ARCH (the descriptor's kernels=).
+check_arch_kernel() {
+	check_arch "$1"
+	check_kernel "$2"
+	case " $(arch_var "$1" kernels) " in
+	*" $2 "*) ;;
+	*) die "Linux $2 has no Rust on $1 (its descriptor qemu/targets/$1 lists: $(arch_var "$1" kernels))" ;;
+	esac
+}
+
+# The static busybox of ARCH's guests (the descriptor's busybox=): the host's, or Debian's
+# busybox-static of another architecture that scripts/setup fetches into the cache.
+busybox_bin() {
+	local spec
+	spec=$(arch_var "$1" busybox)
+	case $spec in
+	host) echo /bin/busybox ;;
+	"debian "*) set -- $spec; echo "$CACHE_DIR/busybox-$2/bin/busybox" ;;
+	*) die "qemu/targets/$1: busybox=$spec is neither 'host' nor 'debian <arch> <suite>'" ;;
 	esac
 }
 
@@ -105,11 +146,14 @@ kmake_vars() {
 }
 
 # Fails unless every setting of the config fragments survived in CONFIG (after olddefconfig):
-# one that did not means a dependency is missing, and the kernel would silently lack it.
+# one that did not means a dependency is missing, and the kernel would silently lack it. Of
+# a symbol that several fragments set, the last setting counts (as merge_config.sh merges).
 check_fragments() {
 	local config=$1 bad
 	shift
 	bad=$(grep -h '^CONFIG_' "$@" |
+		awk -F= '{ if (!($1 in v)) order[n++] = $1; v[$1] = $0 }
+			END { for (i = 0; i < n; i++) print v[order[i]] }' |
 		while read -r line; do
 			case $line in
 			*=n) grep -q "^${line%=n}=" "$config" && echo "$line" ;;

@@ -8,9 +8,10 @@ import os
 import shutil
 from dataclasses import dataclass
 
+from . import targets
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TABLE = os.path.join(ROOT, 'tests', 'ordering-mutants')
-PATHS = {'arm64': ('lse', 'llsc'), 'x86_64': ('-',)}
 
 
 class MutantError(Exception):
@@ -30,7 +31,7 @@ class Mutant:
 
     def herd_tests(self, arch):
         """The (path, test) pairs the herd7 check must fail on `arch`."""
-        return [(p, t) for p, t in self.herd if p in PATHS[arch]]
+        return [(p, t) for p, t in self.herd if p in targets.paths(arch)]
 
 
 def load(table=TABLE):
@@ -48,12 +49,14 @@ def load(table=TABLE):
         s = parser[name]
         where = f'{table}: [{name}]'
         arches = tuple(s.get('arch', '').split())
-        if not arches or any(a not in PATHS for a in arches):
-            raise MutantError(f'{where}: arch must name x86_64 and/or arm64')
+        known = targets.known()
+        if not arches or any(a not in known for a in arches):
+            raise MutantError(f'{where}: arch must name architectures of qemu/targets/ '
+                              f'({" ".join(known)})')
         herd = []
         for line in s.get('herd', '').splitlines():
             words = line.split()
-            if len(words) != 2 or not any(words[0] in PATHS[a] for a in arches):
+            if len(words) != 2 or not any(words[0] in targets.paths(a) for a in arches):
                 raise MutantError(f'{where}: herd line {line!r} is not "<path> <test>" with a '
                                   f'path of {", ".join(arches)}')
             herd.append(tuple(words))

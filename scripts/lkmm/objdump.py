@@ -19,9 +19,10 @@ TARGET = re.compile(r'0x([0-9a-f]+) <[^>]*>')
 # Instructions that neither compute nor access memory: branch-target and pointer-
 # authentication markers, hints.
 NOISE = {'endbr64', 'endbr32', 'bti', 'paciasp', 'autiasp', 'hint'}
-# The arm64 frame record, which the kernel's Rust flags force even in leaf functions.
-FRAME = {('stp', 'x29, x30, [sp, #-0x10]!'), ('mov', 'x29, sp'),
-         ('ldp', 'x29, x30, [sp], #0x10')}
+# Each architecture's frame record, which the kernel's Rust flags force even in leaf
+# functions (arm64: x29/x30); an architecture not named has none to leave out.
+FRAME = {'arm64': {('stp', 'x29, x30, [sp, #-0x10]!'), ('mov', 'x29, sp'),
+                   ('ldp', 'x29, x30, [sp], #0x10')}}
 
 
 def run(*cmd):
@@ -148,22 +149,29 @@ def is_ret(mnem):
     return mnem in ('ret', 'retq', 'retl')
 
 
+# riscv64's conditional branches, with the assembler's aliases that llvm-objdump prints.
+RISCV_BRANCHES = {'beq', 'bne', 'blt', 'bge', 'bltu', 'bgeu', 'beqz', 'bnez', 'blez', 'bgez',
+                  'bltz', 'bgtz', 'bgt', 'ble', 'bgtu', 'bleu'}
+
+
 def is_call(mnem):
-    return mnem.startswith('call') or mnem in ('bl', 'blr')
+    # riscv64: `jal`/`jalr` link a register (a call; `j`, `jr` and `ret` are the aliases that
+    # do not), and `jr` to anything but the return address is an indirect tail call.
+    return mnem.startswith('call') or mnem in ('bl', 'blr', 'jal', 'jalr', 'jr', 'tail')
 
 
 def is_jump(mnem):
-    return mnem in ('jmp', 'jmpq', 'b', 'br')
+    return mnem in ('jmp', 'jmpq', 'b', 'br', 'j')
 
 
 def is_cond(mnem):
-    return (mnem.startswith('j') and not is_jump(mnem)) or mnem.startswith('b.') or \
-        mnem in ('cbz', 'cbnz', 'tbz', 'tbnz')
+    return (mnem.startswith('j') and not is_jump(mnem) and not is_call(mnem)) or \
+        mnem.startswith('b.') or mnem in ('cbz', 'cbnz', 'tbz', 'tbnz') or mnem in RISCV_BRANCHES
 
 
 def is_noise(arch, mnem, ops):
     padding = mnem.startswith('nop') and not mnem.endswith('.alt')
-    return mnem in NOISE or padding or (arch == 'arm64' and (mnem, ops) in FRAME)
+    return mnem in NOISE or padding or (mnem, ops) in FRAME.get(arch, ())
 
 
 def path(obj, name, arch, lse):

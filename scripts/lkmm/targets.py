@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The architectures' descriptors, `qemu/targets/<arch>` (key=value lines): what the Python
+tools read of an architecture, so that none of them names one. scripts/lib.sh reads the same
+files for the shell scripts (arch_var)."""
+
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TARGETS = os.path.join(ROOT, 'qemu', 'targets')
+
+
+class UnknownArch(Exception):
+    """An architecture without a descriptor; the message lists those there are."""
+
+
+def known():
+    """Every architecture that has a descriptor, sorted."""
+    return sorted(n for n in os.listdir(TARGETS) if os.path.isfile(os.path.join(TARGETS, n)))
+
+
+def descriptor(arch):
+    """The keys and values of `arch`'s descriptor (a later line of a key wins, as in lib.sh)."""
+    path = os.path.join(TARGETS, arch)
+    if not os.path.isfile(path):
+        raise UnknownArch(f'unknown architecture {arch!r} (known: {" ".join(known())}; each is '
+                          'a file in qemu/targets/)')
+    out = {}
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if line and not line.startswith('#') and '=' in line:
+                key, value = line.split('=', 1)
+                out[key] = value
+    return out
+
+
+def paths(arch):
+    """The code paths the boot-time selection chooses among on `arch` (`-` for one)."""
+    return tuple(descriptor(arch).get('paths', '-').split())
+
+
+def herd_model(arch):
+    """herd7's model of `arch` (a .cat file), or None where herd7 has none."""
+    return descriptor(arch).get('herd_model') or None

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit test of the architectures' descriptors (qemu/targets/<arch>, scripts/lkmm/targets.py):
+every descriptor has every key the scripts read, with values that name things that exist (its
+kernel config fragment, a known kernel version, a reported implementation for each CPU
+model), and the lint itself rejects a descriptor that lacks one."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, 'scripts'))
+from lkmm import targets  # noqa: E402 (after the path it is found on)
+
+# What the scripts read of every descriptor (scripts/lib.sh arch_var, scripts/lkmm/targets.py).
+REQUIRED = ('karch', 'srcarch', 'kernels', 'image', 'main_job', 'qemu', 'packages', 'machine',
+            'memory', 'console', 'cpus', 'busybox', 'paths')
+
+
+def kernels():
+    """scripts/lib.sh's KERNELS."""
+    out = subprocess.run(['bash', '-c', '. "$1/scripts/lib.sh"; echo "$KERNELS"', '_', ROOT],
+                         capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def problems(arch):
+    """What is wrong with `arch`'s descriptor: a list of messages, empty when it is right."""
+    d = targets.descriptor(arch)
+    out = [f'{arch}: no {k}=' for k in REQUIRED if k not in d]
+    known = kernels()
+    out += [f'{arch}: kernels= names {k!r}, not one of {known}'
+            for k in d.get('kernels', '').split() if k not in known]
+    if not d.get('kernels', '').split():
+        out.append(f'{arch}: kernels= is empty')
+    if not os.path.isfile(os.path.join(ROOT, 'qemu', 'kconfig', f'{arch}.config')):
+        out.append(f'{arch}: no qemu/kconfig/{arch}.config')
+    for cpu in d.get('cpus', '').split():
+        if not d.get(f'atomics.{cpu}'):
+            out.append(f'{arch}: no atomics.{cpu}= (what the samples report on that CPU model)')
+    if d.get('main_job') not in ('yes', 'no'):
+        out.append(f'{arch}: main_job= is neither yes nor no')
+    busybox = d.get('busybox', '')
+    if busybox != 'host':
+        if not re.fullmatch(r'debian [a-z0-9]+ [a-z-]+', busybox):
+            out.append(f'{arch}: busybox={busybox} is neither host nor "debian <arch> <suite>"')
+        if not re.fullmatch(r'[0-9a-f]{4}', d.get('elf_machine', '')):
+            out.append(f'{arch}: a fetched busybox needs elf_machine= (4 hex digits)')
+    if not d.get('memory', '').isdigit():
+        out.append(f'{arch}: memory= is not a number of MiB')
+    return out
+
+
+class Descriptors(unittest.TestCase):
+    def test_every_descriptor_is_complete(self):
+        archs = targets.known()
+        self.assertGreaterEqual(len(archs), 2)
+        for arch in archs:
+            with self.subTest(arch=arch):
+                self.assertEqual(problems(arch), [])
+
+    def test_a_descriptor_without_a_key_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(ROOT, 'qemu', 'targets', 'x86_64'), encoding='utf-8') as f:
+                text = f.read()
+            with open(os.path.join(d, 'x86_64'), 'w', encoding='utf-8') as f:
+                f.write(re.sub(r'^console=.*\n', '', text, flags=re.M))
+            with mock.patch.object(targets, 'TARGETS', d):
+                self.assertEqual(problems('x86_64'), ['x86_64: no console='])
+
+    def test_an_unknown_architecture_names_the_known_ones(self):
+        with self.assertRaises(targets.UnknownArch) as e:
+            targets.descriptor('vax')
+        for arch in targets.known():
+            self.assertIn(arch, str(e.exception))
+
+    def test_the_shell_and_python_readers_agree(self):
+        for arch in targets.known():
+            for key in REQUIRED:
+                out = subprocess.run(['bash', '-c', '. "$1/scripts/lib.sh"; arch_var "$2" "$3"',
+                                      '_', ROOT, arch, key],
+                                     capture_output=True, text=True, check=True)
+                self.assertEqual(out.stdout.rstrip('\n'), targets.descriptor(arch)[key],
+                                 f'{arch} {key}')
+
+    def test_the_shell_refuses_an_unknown_architecture(self):
+        out = subprocess.run(['bash', '-c', '. "$1/scripts/lib.sh"; arch_var vax karch', '_',
+                              ROOT], capture_output=True, text=True, check=False)
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("unknown architecture 'vax'", out.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main()
