@@ -1,24 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Architecture primitives: each supported architecture provides, in one file, the marker
-//! types `I8`, `I16`, `I32` and `I64` implementing the traits of `primitive.rs` (loads and
-//! stores and exchange for all; read-modify-write operations for `I32` and `I64`), and the
-//! barriers `barrier`, `smp_mb`, `smp_rmb`, `smp_wmb`, `smp_mb__before_atomic`,
-//! `smp_mb__after_atomic` and `smp_mb__after_spinlock`. The typed API is built on these alone.
+//! The contract between the library and an architecture, and the architecture this kernel is
+//! built for.
 //!
-//! Adding an architecture means adding one file next to `x86.rs` and `arm64.rs`.
+//! An architecture is one file, `arch/<arch>.rs`, whose type `Arch` implements [`Contract`]:
+//! every item the library takes from an architecture is an item of that trait, so that the
+//! compiler lists what a new architecture lacks. The typed API is built on these alone:
+//!
+//! - the marker types [`Contract::I8`], [`Contract::I16`], [`Contract::I32`] and
+//!   [`Contract::I64`], whose implementations of `primitive.rs`'s traits are the loads, stores,
+//!   exchanges and read-modify-write operations;
+//! - the barriers `smp_mb()`, `smp_rmb()`, `smp_wmb()`, `smp_mb__before_atomic()`,
+//!   `smp_mb__after_atomic()` and `smp_mb__after_spinlock()`, of which only `smp_mb()` has no
+//!   default: the others default to what C's `include/asm-generic/barrier.h` (6.12: lines
+//!   61-93, 131-135) and `include/linux/spinlock.h` (6.12: line 176) make of them when the
+//!   architecture does not define them, and an architecture overrides exactly those its C
+//!   overrides;
+//! - [`Contract::ACQUIRE_RELEASE_VOLATILE`], which says how the sanitizers see its
+//!   `smp_load_acquire()` and `smp_store_release()`, and [`Contract::implementation`].
+//!
+//! What C decides for every architecture alike is decided here, once: `barrier()` is the
+//! compiler's (`include/linux/compiler.h`), and without `CONFIG_SMP` the `smp_*()` barriers are
+//! `barrier()` (asm-generic/barrier.h, 6.12: lines 110-121, 179-190), all but
+//! `smp_mb__after_spinlock()`, which is the architecture's either way.
+
+use super::primitive::{Exchange, Primitive};
+use core::arch::asm;
 
 #[cfg(CONFIG_X86_64)]
 #[path = "arch/x86.rs"]
-mod x86;
-#[cfg(CONFIG_X86_64)]
-pub(crate) use x86::*;
+mod imp;
 
 #[cfg(CONFIG_ARM64)]
 #[path = "arch/arm64.rs"]
-mod arm64;
-#[cfg(CONFIG_ARM64)]
-pub(crate) use arm64::*;
+mod imp;
+
+#[cfg(all(CONFIG_RISCV, CONFIG_64BIT))]
+#[path = "arch/riscv64.rs"]
+mod imp;
 
 #[cfg(all(CONFIG_X86, not(CONFIG_X86_64)))]
 compile_error!(
@@ -26,8 +45,143 @@ compile_error!(
      instructions): 32-bit x86 needs its own rust/atomic/arch/ file"
 );
 
-#[cfg(not(any(CONFIG_X86, CONFIG_ARM64)))]
+#[cfg(all(CONFIG_RISCV, not(CONFIG_64BIT)))]
+compile_error!(
+    "kernel::sync::atomic supports 64-bit RISC-V only (arch/riscv64.rs uses the .d AMOs), as \
+     Rust-for-Linux does (arch/riscv/Kconfig: RUSTC_SUPPORTS_RISCV depends on 64BIT)"
+);
+
+#[cfg(not(any(CONFIG_X86, CONFIG_ARM64, CONFIG_RISCV)))]
 compile_error!(
     "kernel::sync::atomic has no implementation for this architecture: \
-     add rust/atomic/arch/<arch>.rs (x86_64 and arm64 are supported)"
+     add rust/atomic/arch/<arch>.rs (x86_64, arm64 and riscv64 are supported)"
 );
+
+/// What an architecture provides: implemented by the type `Arch` of `arch/<arch>.rs`. (Public in
+/// a private module, as the marker types are: the typed API names them in its public traits.)
+///
+/// # Safety
+///
+/// The marker types' implementations are atomic and ordered as the LKMM defines the C
+/// operations of the same names (the `# Safety` sections of `primitive.rs`'s traits), and each
+/// barrier orders at least what C's barrier of the same name orders on the architecture.
+pub unsafe trait Contract {
+    /// The primitives on `i8`: loads, stores, `xchg` and `cmpxchg`.
+    type I8: Exchange<V = i8>;
+    /// The primitives on `i16`: loads, stores, `xchg` and `cmpxchg`.
+    type I16: Exchange<V = i16>;
+    /// The primitives on `i32` (`atomic_t`): every operation.
+    type I32: Primitive<V = i32>;
+    /// The primitives on `i64` (`atomic64_t`): every operation.
+    type I64: Primitive<V = i64>;
+
+    /// Whether `smp_load_acquire()` and `smp_store_release()` are volatile accesses (then the
+    /// compilers' KASAN instrumentation checks them and C's KCSAN sees them as marked accesses,
+    /// as on x86), or instructions in inline assembly that C tells KASAN about explicitly and
+    /// KCSAN does not see (arm64's `ldar`/`stlr`). `instrument.rs` follows it.
+    const ACQUIRE_RELEASE_VOLATILE: bool;
+
+    /// `smp_mb()` on SMP: orders all earlier accesses before all later ones.
+    fn smp_mb();
+
+    /// `smp_rmb()` on SMP: asm-generic's `__smp_rmb()` is `rmb()`, which is `mb()`.
+    #[inline(always)]
+    fn smp_rmb() {
+        Self::smp_mb();
+    }
+
+    /// `smp_wmb()` on SMP: asm-generic's `__smp_wmb()` is `wmb()`, which is `mb()`.
+    #[inline(always)]
+    fn smp_wmb() {
+        Self::smp_mb();
+    }
+
+    /// `smp_mb__before_atomic()` on SMP: asm-generic's is `__smp_mb()`.
+    #[inline(always)]
+    // The C name, so that it is found where C uses it.
+    #[allow(non_snake_case)]
+    fn smp_mb__before_atomic() {
+        Self::smp_mb();
+    }
+
+    /// `smp_mb__after_atomic()` on SMP: asm-generic's is `__smp_mb()`.
+    #[inline(always)]
+    // The C name, so that it is found where C uses it.
+    #[allow(non_snake_case)]
+    fn smp_mb__after_atomic() {
+        Self::smp_mb();
+    }
+
+    /// `smp_mb__after_spinlock()`: nothing in C's generic definition (`kcsan_mb()`, which is
+    /// empty without KCSAN), for architectures whose lock acquisition is a full barrier.
+    #[inline(always)]
+    // The C name, so that it is found where C uses it.
+    #[allow(non_snake_case)]
+    fn smp_mb__after_spinlock() {}
+
+    /// Which instructions the read-modify-write operations run on this system, for reports
+    /// (where a boot-time selection chooses among several, which one it chose).
+    fn implementation() -> &'static str;
+}
+
+/// The architecture this kernel is built for.
+type Arch = imp::Arch;
+
+/// The primitives on `i8`.
+pub(crate) type I8 = <Arch as Contract>::I8;
+/// The primitives on `i16`.
+pub(crate) type I16 = <Arch as Contract>::I16;
+/// The primitives on `i32`.
+pub(crate) type I32 = <Arch as Contract>::I32;
+/// The primitives on `i64`.
+pub(crate) type I64 = <Arch as Contract>::I64;
+
+/// See [`Contract::ACQUIRE_RELEASE_VOLATILE`].
+pub(crate) const ACQUIRE_RELEASE_VOLATILE: bool = <Arch as Contract>::ACQUIRE_RELEASE_VOLATILE;
+
+/// A compiler barrier, C's `barrier()` (`include/linux/compiler.h`): the compiler neither moves
+/// memory accesses across it nor caches memory values across it; no instruction is emitted.
+#[inline(always)]
+pub(crate) fn barrier() {
+    // SAFETY: An empty `asm!` has no effect but being a compiler barrier.
+    unsafe { asm!("", options(nostack, preserves_flags)) };
+}
+
+/// Defines each barrier of [`Contract`] as a function: the architecture's with `CONFIG_SMP`,
+/// `barrier()` without it (no other CPU can observe the order; asm-generic/barrier.h).
+macro_rules! smp_barriers {
+    ($($name:ident),+) => {$(
+        #[doc = concat!("`", stringify!($name), "()`: see [`Contract::", stringify!($name), "`].")]
+        #[inline(always)]
+        // The C name, so that it is found where C uses it.
+        #[allow(non_snake_case)]
+        pub(crate) fn $name() {
+            #[cfg(CONFIG_SMP)]
+            <Arch as Contract>::$name();
+            #[cfg(not(CONFIG_SMP))]
+            barrier();
+        }
+    )+};
+}
+
+smp_barriers!(
+    smp_mb,
+    smp_rmb,
+    smp_wmb,
+    smp_mb__before_atomic,
+    smp_mb__after_atomic
+);
+
+/// `smp_mb__after_spinlock()`: the architecture's, with or without `CONFIG_SMP`, as C's is not
+/// one of asm-generic's `smp_*()` barriers (riscv's stays a `fence iorw,iorw`).
+#[inline(always)]
+// The C name, so that it is found where C uses it.
+#[allow(non_snake_case)]
+pub(crate) fn smp_mb__after_spinlock() {
+    <Arch as Contract>::smp_mb__after_spinlock();
+}
+
+/// See [`Contract::implementation`].
+pub(crate) fn implementation() -> &'static str {
+    <Arch as Contract>::implementation()
+}

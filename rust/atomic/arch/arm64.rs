@@ -2,20 +2,34 @@
 
 //! arm64 primitives.
 //!
-//! Implementation choices, with the ordering argument:
-//! - With the LSE atomics (ARMv8.1), read-modify-write operations
-//!   are single instructions, those of C's `arch/arm64/include/asm/atomic_lse.h`: `ldadd`,
-//!   `ldclr`, `ldset`, `ldeor`, `swp` and `cas` with suffix `a` (acquire), `l` (release) or
-//!   `al` (fully ordered), and `stadd`/`stclr`/`stset`/`steor` for the void operations (Arm
-//!   ARM, C6.2 "LDADD", "CAS", ...; the `al` forms are fully ordered by themselves). Which
-//!   path runs is decided at boot, as in C: see [`system_uses_lse_atomics`].
-//! - Otherwise, read-modify-write operations are load-exclusive/store-exclusive (LL/SC) loops, the
-//!   sequences of C's `arch/arm64/include/asm/atomic_ll_sc.h` and `cmpxchg.h`. The ordering is
-//!   carried by the exclusive instructions and one barrier, per C's choice for each ordering:
-//!   RELAXED `ldxr`/`stxr`; ACQUIRE `ldaxr`/`stxr`; RELEASE `ldxr`/`stlxr`; fully ordered
-//!   `ldxr`/`stlxr` followed by `dmb ish` (Arm ARM, B2.3.7 "Load-Acquire, Store-Release" and
-//!   B2.3.11 "Memory barriers"). A failed cmpxchg branches past the store and the barrier: it
-//!   is a relaxed load, as the LKMM allows.
+//! Implementation choices, with the ordering argument. C's files are under
+//! `arch/arm64/include/asm/`; line numbers are Linux 6.12's.
+//! - With the LSE atomics (ARMv8.1), read-modify-write operations are single instructions,
+//!   those of C's `atomic_lse.h`: `ldadd`, `ldclr`, `ldset`, `ldeor`, `swp` and `cas` with
+//!   suffix `a` (acquire), `l` (release) or `al` (fully ordered), and `stadd`/`stclr`/`stset`/
+//!   `steor` for the void operations (Arm ARM, C6.2 "LDADD", "CAS", ...; the `al` forms are fully
+//!   ordered by themselves). Which path runs is decided at boot, as in C: see
+//!   [`system_uses_lse_atomics`]. Exchange is C's `__XCHG_CASE()` (cmpxchg.h:21-60): the LL/SC
+//!   loop, which the kernel's alternatives replace in place by `swp` padded with `nop`s.
+//! - Otherwise, read-modify-write operations are load-exclusive/store-exclusive (LL/SC) loops,
+//!   the sequences of C's `atomic_ll_sc.h` and `cmpxchg.h`. The ordering is carried by the
+//!   exclusive instructions and one barrier, per C's choice for each ordering: RELAXED
+//!   `ldxr`/`stxr`; ACQUIRE `ldaxr`/`stxr`; RELEASE `ldxr`/`stlxr`; fully ordered `ldxr`/`stlxr`
+//!   followed by `dmb ish` (Arm ARM, B2.3.7 "Load-Acquire, Store-Release" and B2.3.11 "Memory
+//!   barriers"). A failed cmpxchg branches past the store and the barrier: it is a relaxed
+//!   load, as the LKMM allows.
+//! - The orderings are one table, `by_order!`, shared by every sequence (LL/SC, LSE and
+//!   exchange's alternative): one row per ordering, whose columns are C's `mb`, `acq` and
+//!   `rel` (the barrier after the loop, the `a` of `ldaxr`, the `l` of `stlxr`;
+//!   atomic_ll_sc.h:86-93, 278-293), C's LSE `mb`, here `mb_lse` (the instruction's suffix;
+//!   atomic_lse.h:54-57, 265-280), and C's `nop_lse` (the `nop` that stands for `dmb ish` in
+//!   exchange's LSE alternative; cmpxchg.h:45-60). Each sequence is one macro taking a row's
+//!   columns, written once as C's is. The operations are one table too, `by_rmw!`: for each,
+//!   the instruction of the LL/SC loop and the LSE operation with its operand
+//!   (atomic_ll_sc.h:95-114; atomic_lse.h:24-116). C's `cl` column (`"memory"` on every row
+//!   but the relaxed ones) has no counterpart: `asm!` has no memory operand like C's `"+Q"`, so
+//!   every block that accesses memory must be a compiler barrier (no `nomem`), the relaxed ones
+//!   too, which at most costs the compiler a value it could have kept in a register.
 //! - Whether the kernel has the LSE atomics: Linux 6.12 has them with `CONFIG_ARM64_LSE_ATOMICS`
 //!   (which needs `CONFIG_AS_HAS_LSE_ATOMICS`); Linux 7 has neither option and always has them
 //!   (arch/arm64/include/asm/lse.h). Hence the condition
@@ -34,13 +48,30 @@
 //!   accesses up to 8 bytes are single-copy atomic, Arm ARM B2.2.1); `smp_load_acquire()` is
 //!   `ldar`, `smp_store_release()` is `stlr`, as in C's `arch/arm64/include/asm/barrier.h`.
 //! - The asm writes no flags (`add`, `sub`, `and`, `orr`, `eor`, `bic`, `cbnz` leave NZCV
-//!   alone), so `preserves_flags` holds. No block that accesses memory has `nomem`: each is also
-//!   a compiler barrier; the selection branch ([`system_uses_lse_atomics`]) has it, as C's
-//!   `asm goto` has no "memory" clobber.
+//!   alone), so `preserves_flags` holds, but in `dec_if_positive`, whose `subs` writes them. No
+//!   block that accesses memory has `nomem`: each is also a compiler barrier; the selection
+//!   branch ([`system_uses_lse_atomics`]) has it, as C's `asm goto` has no "memory" clobber.
 //! - Outputs are `out`, never `lateout`: they are written while the inputs are still needed by
 //!   the next iteration, so they must not share a register with an input.
+//!
+//! The sequences, with `<op>` the LSE operation (`ld<op>` with a result, `st<op>` without) and
+//! the size suffixes left out:
+//!
+//! | sequence | RELAXED | ACQUIRE | RELEASE | fully ordered |
+//! |---|---|---|---|---|
+//! | LL/SC loop | `ldxr; stxr` | `ldaxr; stxr` | `ldxr; stlxr` | `ldxr; stlxr; dmb ish` |
+//! | LSE | `ld<op>`, `cas` | `ld<op>a`, `casa` | `ld<op>l`, `casl` | `ld<op>al`, `casal` |
+//! | exchange's alternative | `swp; nop x3` | `swpa; nop x3` | `swpl; nop x3` | `swpal; nop x4` |
+//!
+//! The LL/SC loops are the fetch and return operations, cmpxchg and exchange; each branches back
+//! from `cbnz` after a failed store-exclusive, and cmpxchg's branches forward past the store and
+//! the barrier when it does not store. The void operations are the relaxed LL/SC loop (C's
+//! `ATOMIC_OP()`) or `st<op>`, unordered. `dec_if_positive` is C's own sequence (64-bit only),
+//! fully ordered when it stores: `ldxr; subs; b.lt; stlxr; dmb ish`, or `casal` in an `ldr`
+//! loop. The 32-bit LSE `sub_return` is `ldaddal` in every ordering, as C's (`rmw_methods!`).
 
 use super::super::primitive::{Exchange, Int, LoadStore, Order, Primitive, Rmw};
+use super::Contract;
 use core::arch::asm;
 
 // With LTO, C's `READ_ONCE()` (and so `atomic_read()`) is an RCpc acquire load, `ldapr` or
@@ -53,19 +84,6 @@ compile_error!(
      (arch/arm64/include/asm/rwonce.h) and this library's is ldr; build without LTO"
 );
 
-/// Whether the acquire loads and release stores are volatile accesses: not on arm64, where they
-/// are `ldar`/`stlr` in inline assembly, as C's (arch/arm64/include/asm/barrier.h:127-175), of
-/// which C tells KASAN explicitly and KCSAN sees nothing; the plain loads and stores are
-/// volatile accesses on every architecture (`instrument.rs`).
-pub(crate) const ACQUIRE_RELEASE_VOLATILE: bool = false;
-
-/// A compiler barrier, C's `barrier()`: no instruction is emitted.
-#[inline(always)]
-pub(crate) fn barrier() {
-    // SAFETY: An empty `asm!` has no effect but being a compiler barrier.
-    unsafe { asm!("", options(nostack, preserves_flags)) };
-}
-
 /// Emits `dmb $option`, a data memory barrier over the inner shareable domain.
 macro_rules! dmb {
     ($option:literal) => {
@@ -74,48 +92,57 @@ macro_rules! dmb {
     };
 }
 
-/// `smp_mb()`: orders all earlier accesses before all later ones.
-#[inline(always)]
-pub(crate) fn smp_mb() {
-    dmb!("ish");
-}
+/// The arm64 architecture: the items of [`Contract`].
+pub enum Arch {}
 
-/// `smp_rmb()`: orders earlier loads before later loads and stores.
-#[inline(always)]
-pub(crate) fn smp_rmb() {
-    dmb!("ishld");
-}
+// SAFETY: Every primitive is C's LSE instruction or C's LL/SC loop with C's exclusives and
+// barriers for its ordering (see the module docs), and each barrier is C's
+// (arch/arm64/include/asm/barrier.h:123-125, spinlock.h:12).
+unsafe impl Contract for Arch {
+    type I8 = I8;
+    type I16 = I16;
+    type I32 = I32;
+    type I64 = I64;
 
-/// `smp_wmb()`: orders earlier stores before later stores.
-#[inline(always)]
-pub(crate) fn smp_wmb() {
-    dmb!("ishst");
-}
+    /// Not volatile accesses on arm64: the acquire loads and release stores are `ldar`/`stlr`
+    /// in inline assembly, as C's (arch/arm64/include/asm/barrier.h:127-175), of which C tells
+    /// KASAN explicitly and KCSAN sees nothing.
+    const ACQUIRE_RELEASE_VOLATILE: bool = false;
 
-/// `smp_mb__before_atomic()`: a relaxed read-modify-write orders nothing on arm64, so this is
-/// a full barrier (the generic definition C uses on arm64).
-#[inline(always)]
-// The C name, so that it is found where C uses it.
-#[allow(non_snake_case)]
-pub(crate) fn smp_mb__before_atomic() {
-    smp_mb();
-}
+    /// `dmb ish`: orders all earlier accesses before all later ones.
+    #[inline(always)]
+    fn smp_mb() {
+        dmb!("ish");
+    }
 
-/// `smp_mb__after_atomic()`: as [`smp_mb__before_atomic`].
-#[inline(always)]
-// The C name, so that it is found where C uses it.
-#[allow(non_snake_case)]
-pub(crate) fn smp_mb__after_atomic() {
-    smp_mb();
-}
+    /// `dmb ishld`: orders earlier loads before later loads and stores.
+    #[inline(always)]
+    fn smp_rmb() {
+        dmb!("ishld");
+    }
 
-/// `smp_mb__after_spinlock()`: `smp_mb()`, as arm64's C defines it; an acquiring lock is not a
-/// full barrier there.
-#[inline(always)]
-// The C name, so that it is found where C uses it.
-#[allow(non_snake_case)]
-pub(crate) fn smp_mb__after_spinlock() {
-    smp_mb();
+    /// `dmb ishst`: orders earlier stores before later stores.
+    #[inline(always)]
+    fn smp_wmb() {
+        dmb!("ishst");
+    }
+
+    /// `smp_mb()`, as arm64's C defines it (arch/arm64/include/asm/spinlock.h:12); an acquiring
+    /// lock is not a full barrier there. (`smp_mb__before_atomic()` and
+    /// `smp_mb__after_atomic()` are the generic `smp_mb()`: a relaxed read-modify-write orders
+    /// nothing on arm64.)
+    #[inline(always)]
+    fn smp_mb__after_spinlock() {
+        Self::smp_mb();
+    }
+
+    fn implementation() -> &'static str {
+        if system_uses_lse_atomics() {
+            "arm64 LSE atomics (ARMv8.1), selected at boot by alternatives"
+        } else {
+            "arm64 LL/SC loops (ldxr/stxr), selected at boot by alternatives"
+        }
+    }
 }
 
 /// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it; the
@@ -167,7 +194,9 @@ impl_load_store!(I8: i8, "b", ":w"; I16: i16, "h", ":w"; I32: i32, "", ":w"; I64
 /// The `.altinstructions` entry of C's `ALTINSTR_ENTRY()`
 /// (arch/arm64/include/asm/alternative-macros.h): the original instructions between local labels
 /// 661 and 662, their replacement between 663 and 664 (in `.subsection 1`), and the cpucap of the
-/// `asm!` operand `cpucap`; the module loader, and the kernel at boot, apply it.
+/// `asm!` operand `cpucap`; the module loader, and the kernel at boot, apply it. Only with the
+/// LSE atomics in the kernel (see the module docs), the only alternatives here.
+#[cfg(any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS)))]
 macro_rules! altinstr_entry {
     () => {
         concat!(
@@ -182,40 +211,58 @@ macro_rules! altinstr_entry {
     };
 }
 
-/// Expands `$m!($($args)*, LDX, STX, MB)` with the exclusives and barrier of `$order`.
+/// The ordering table: expands `$m!($($args)*, MB, ACQ, REL, MB_LSE, NOP_LSE)` with the
+/// columns of `$order`'s row, for every sequence (see the module docs). `MB`, `ACQ` and `REL`
+/// are the columns of C's LL/SC rows, in C's order: the barrier after a loop that stored, and
+/// the infixes of the load-exclusive `ld<ACQ>xr` and the store-exclusive `st<REL>xr`
+/// (atomic_ll_sc.h:86-93 and 182-189, `ATOMIC_OPS()`; 278-293, `__CMPXCHG_CASE()`).
+/// `MB_LSE` is the suffix of the LSE instruction, the column C's atomic_lse.h calls `mb`
+/// (atomic_lse.h:54-57 and 161-164, `ATOMIC_FETCH_OPS()`; 265-280, `__CMPXCHG_CASE()`).
+/// `NOP_LSE` pads `xchg`'s LSE alternative where its LL/SC loop has `MB`: cmpxchg.h:45-60,
+/// `__XCHG_CASE()`, whose rows have `MB`, `NOP_LSE`, `ACQ` and `REL` as here, and `MB_LSE`
+/// spelt `acq_lse rel`. C's `cl` column has no counterpart (see the module docs).
 macro_rules! by_order {
     ($order:expr, $m:ident!($($args:tt)*)) => {
         match $order {
-            Order::Relaxed => $m!($($args)*, "ldxr", "stxr", ""),
-            Order::Acquire => $m!($($args)*, "ldaxr", "stxr", ""),
-            Order::Release => $m!($($args)*, "ldxr", "stlxr", ""),
-            Order::Full => $m!($($args)*, "ldxr", "stlxr", "dmb ish"),
+            Order::Relaxed => $m!($($args)*, "", "", "", "", ""),
+            Order::Acquire => $m!($($args)*, "", "a", "", "a", ""),
+            Order::Release => $m!($($args)*, "", "", "l", "l", ""),
+            Order::Full => $m!($($args)*, "dmb ish", "", "l", "al", "nop"),
         }
     };
 }
 
-/// Expands `$m!($($args)*, INSN)` with the data-processing instruction of `$op`.
+/// The operation table: expands `$m!($($args)*, ASM_OP, OP_LSE, V_LSE)` with the columns of
+/// `$op`'s row: the instruction of the LL/SC loop, C's `asm_op` (atomic_ll_sc.h:95-114 and
+/// 191-210, `ATOMIC_OPS()`); the LSE operation, the `<op>` of `ld<op>`/`st<op>`, and the
+/// operand it takes for `$v`, as C's atomic_lse.h derives them: subtraction adds the negation
+/// (29-32, 67-77; 136-139, 174-184), AND clears the complement (101-116; 208-223), the others
+/// are instructions of their own (24-27, 59-62; 131-134, 166-169). Further arguments (the
+/// ordering columns, when `by_order!` expands this) follow `V_LSE`.
 macro_rules! by_rmw {
-    ($op:expr, $m:ident!($($args:tt)*)) => {
+    ($op:expr, $v:expr, $m:ident!($($args:tt)*) $(, $($rest:tt)*)?) => {
         match $op {
-            Rmw::Add => $m!($($args)*, "add"),
-            Rmw::Sub => $m!($($args)*, "sub"),
-            Rmw::And => $m!($($args)*, "and"),
-            Rmw::Or => $m!($($args)*, "orr"),
-            Rmw::Xor => $m!($($args)*, "eor"),
-            Rmw::AndNot => $m!($($args)*, "bic"),
+            Rmw::Add => $m!($($args)*, "add", "add", $v $(, $($rest)*)?),
+            Rmw::Sub => $m!($($args)*, "sub", "add", $v.wrapping_neg() $(, $($rest)*)?),
+            Rmw::And => $m!($($args)*, "and", "clr", !$v $(, $($rest)*)?),
+            Rmw::Or => $m!($($args)*, "orr", "set", $v $(, $($rest)*)?),
+            Rmw::Xor => $m!($($args)*, "eor", "eor", $v $(, $($rest)*)?),
+            Rmw::AndNot => $m!($($args)*, "bic", "clr", $v $(, $($rest)*)?),
         }
     };
 }
 
-/// The LL/SC loop `old = *p; new = old INSN v; *p = new`, retried until the store-exclusive
-/// succeeds; evaluates to `(old, new)`. The operand `v` is `(reg $v)`, a register holding
-/// `$v`, or `one`, the immediate `#1` in the instruction: C's LL/SC `add` takes a constant as
-/// an immediate (constraint `"I"`), and `asm!` has no immediate-or-register operand.
+/// C's LL/SC loop of `ATOMIC_FETCH_OP()` and `ATOMIC_OP_RETURN()` (atomic_ll_sc.h:42-82,
+/// 138-178) with the columns of a `by_rmw!` row and of a `by_order!` row: `old = *p; new = old
+/// ASM_OP v; *p = new`, retried until the store-exclusive succeeds; evaluates to `(old, new)`.
+/// The operand `v` is `(reg $v)`, a register holding `$v`, or `one`, the immediate `#1` in the
+/// instruction: C's LL/SC `add` takes a constant as an immediate (constraint `"I"`), and `asm!`
+/// has no immediate-or-register operand.
 macro_rules! ll_sc_rmw {
     (
         @asm $t:ty, $w:literal, $p:expr, [$($v_text:literal),+], [$($v_operand:tt)+],
-        $insn:literal, $ldx:literal, $stx:literal, $mb:literal
+        $asm_op:literal, $op_lse:literal, $v_lse:expr,
+        $mb:literal, $acq:literal, $rel:literal, $mb_lse:literal, $nop_lse:literal
     ) => {{
         let (old, new): ($t, $t);
         // The loop accesses exactly the integer at `$p`.
@@ -223,9 +270,9 @@ macro_rules! ll_sc_rmw {
         unsafe {
             asm!(
                 "prfm pstl1strm, [{p}]",
-                concat!("1: ", $ldx, " {old", $w, "}, [{p}]"),
-                concat!($insn, " {new", $w, "}, {old", $w, "}, ", $($v_text),+),
-                concat!($stx, " {tmp:w}, {new", $w, "}, [{p}]"),
+                concat!("1: ld", $acq, "xr {old", $w, "}, [{p}]"),
+                concat!($asm_op, " {new", $w, "}, {old", $w, "}, ", $($v_text),+),
+                concat!("st", $rel, "xr {tmp:w}, {new", $w, "}, [{p}]"),
                 "cbnz {tmp:w}, 1b",
                 $mb,
                 p = in(reg) $p,
@@ -246,45 +293,15 @@ macro_rules! ll_sc_rmw {
     };
 }
 
-/// The LL/SC exchange loop; evaluates to the old value. (With the LSE atomics in the kernel,
-/// `xchg_alt!` has this loop as its original instructions.) `$size` is the size suffix of the
-/// exclusives (`b` for bytes).
-#[cfg(not(any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS))))]
-macro_rules! ll_sc_xchg {
-    (
-        $t:ty, $w:literal, $size:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal,
-        $mb:literal
-    ) => {{
-        let old: $t;
-        // The loop accesses exactly the integer at `$p`.
-        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
-        unsafe {
-            asm!(
-                "prfm pstl1strm, [{p}]",
-                concat!("1: ", $ldx, $size, " {old", $w, "}, [{p}]"),
-                concat!($stx, $size, " {tmp:w}, {new", $w, "}, [{p}]"),
-                "cbnz {tmp:w}, 1b",
-                $mb,
-                p = in(reg) $p,
-                new = in(reg) $new,
-                old = out(reg) old,
-                tmp = out(reg) _,
-                options(nostack, preserves_flags),
-            )
-        };
-        old
-    }};
-}
-
-/// Exchange as C's `__XCHG_CASE`: the LL/SC loop, which the kernel's alternatives replace in
-/// place by `swp` (padded with `nop`s to the same length) on a system with the LSE atomics;
-/// evaluates to the old value. `$ldx`, `$stx`, `$mb` are the LL/SC ordering, `$lse` the
-/// `swp` ordering suffix, `$nop` the padding for `$mb`.
+/// Exchange as C's `__XCHG_CASE()` (cmpxchg.h:21-43) with the columns of a `by_order!` row:
+/// the LL/SC loop, which the kernel's alternatives replace in place by `swp` (padded with
+/// `nop`s to the same length) on a system with the LSE atomics; evaluates to the old value.
+/// `$size` is the size suffix of the instructions (`b` for bytes).
 #[cfg(any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS)))]
 macro_rules! xchg_alt {
     (
-        $t:ty, $w:literal, $size:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal,
-        $mb:literal, $lse:literal, $nop:literal
+        $t:ty, $w:literal, $size:literal, $p:expr, $new:expr,
+        $mb:literal, $acq:literal, $rel:literal, $mb_lse:literal, $nop_lse:literal
     ) => {{
         let old: $t;
         // The alternatives entry replaces the loop by `swp` of the same ordering, on the
@@ -294,8 +311,8 @@ macro_rules! xchg_alt {
             asm!(
                 "661:",
                 "prfm pstl1strm, [{p}]",
-                concat!("1: ", $ldx, $size, " {old", $w, "}, [{p}]"),
-                concat!($stx, $size, " {tmp:w}, {new", $w, "}, [{p}]"),
+                concat!("1: ld", $acq, "xr", $size, " {old", $w, "}, [{p}]"),
+                concat!("st", $rel, "xr", $size, " {tmp:w}, {new", $w, "}, [{p}]"),
                 "cbnz {tmp:w}, 1b",
                 $mb,
                 "662:",
@@ -303,11 +320,11 @@ macro_rules! xchg_alt {
                 ".subsection 1",
                 "663:",
                 ".arch_extension lse",
-                concat!("swp", $lse, $size, " {new", $w, "}, {old", $w, "}, [{p}]"),
+                concat!("swp", $mb_lse, $size, " {new", $w, "}, {old", $w, "}, [{p}]"),
                 "nop",
                 "nop",
                 "nop",
-                $nop,
+                $nop_lse,
                 "664:",
                 ".org . - (664b - 663b) + (662b - 661b)",
                 ".org . - (662b - 661b) + (664b - 663b)",
@@ -324,26 +341,44 @@ macro_rules! xchg_alt {
     }};
 }
 
-/// Without the LSE atomics in the kernel (see the module docs), exchange is the LL/SC loop alone.
+/// Without the LSE atomics in the kernel (see the module docs), exchange is `__XCHG_CASE()`'s
+/// LL/SC loop alone, with the columns of a `by_order!` row; evaluates to the old value.
 #[cfg(not(any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS))))]
 macro_rules! xchg_alt {
     (
-        $t:ty, $w:literal, $size:literal, $p:expr, $new:expr, $ldx:literal, $stx:literal,
-        $mb:literal, $lse:literal, $nop:literal
-    ) => {
-        ll_sc_xchg!($t, $w, $size, $p, $new, $ldx, $stx, $mb)
-    };
+        $t:ty, $w:literal, $size:literal, $p:expr, $new:expr,
+        $mb:literal, $acq:literal, $rel:literal, $mb_lse:literal, $nop_lse:literal
+    ) => {{
+        let old: $t;
+        // The loop accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
+        unsafe {
+            asm!(
+                "prfm pstl1strm, [{p}]",
+                concat!("1: ld", $acq, "xr", $size, " {old", $w, "}, [{p}]"),
+                concat!("st", $rel, "xr", $size, " {tmp:w}, {new", $w, "}, [{p}]"),
+                "cbnz {tmp:w}, 1b",
+                $mb,
+                p = in(reg) $p,
+                new = in(reg) $new,
+                old = out(reg) old,
+                tmp = out(reg) _,
+                options(nostack, preserves_flags),
+            )
+        };
+        old
+    }};
 }
 
-/// The LL/SC compare-and-exchange of C's `__CMPXCHG_CASE`; evaluates to the value found.
-/// On a mismatch it branches past the store and the barrier. `$size` is the size suffix of the
-/// exclusives (`b` for bytes); `$narrow` limits the comparison to the loaded size, since the
-/// register holding a narrower `old` may have any upper bits (C casts `old` for the same
-/// reason).
+/// The LL/SC compare-and-exchange of C's `__CMPXCHG_CASE()` (atomic_ll_sc.h:239-271) with the
+/// columns of a `by_order!` row; evaluates to the value found. On a mismatch it branches past
+/// the store and the barrier. `$size` is the size suffix of the exclusives (`b` for bytes);
+/// `$narrow` limits the comparison to the loaded size, since the register holding a narrower
+/// `old` may have any upper bits (C casts `old` for the same reason).
 macro_rules! ll_sc_cmpxchg {
     (
         $t:ty, $w:literal, $size:literal, $narrow:literal, $p:expr, $old:expr, $new:expr,
-        $ldx:literal, $stx:literal, $mb:literal
+        $mb:literal, $acq:literal, $rel:literal, $mb_lse:literal, $nop_lse:literal
     ) => {{
         let found: $t;
         // The loop accesses exactly the integer at `$p`.
@@ -351,11 +386,11 @@ macro_rules! ll_sc_cmpxchg {
         unsafe {
             asm!(
                 "prfm pstl1strm, [{p}]",
-                concat!("1: ", $ldx, $size, " {found", $w, "}, [{p}]"),
+                concat!("1: ld", $acq, "xr", $size, " {found", $w, "}, [{p}]"),
                 concat!("eor {tmp", $w, "}, {found", $w, "}, {old", $w, "}"),
                 $narrow,
                 concat!("cbnz {tmp", $w, "}, 2f"),
-                concat!($stx, $size, " {tmp:w}, {new", $w, "}, [{p}]"),
+                concat!("st", $rel, "xr", $size, " {tmp:w}, {new", $w, "}, [{p}]"),
                 "cbnz {tmp:w}, 1b",
                 $mb,
                 "2:",
@@ -371,32 +406,23 @@ macro_rules! ll_sc_cmpxchg {
     }};
 }
 
-/// Expands `$m!($($args)*, SFX)` with the LSE ordering suffix of `$order`: none, `a`
-/// (acquire), `l` (release) or `al` (both: fully ordered, no extra barrier needed).
-macro_rules! by_lse_order {
-    ($order:expr, $m:ident!($($args:tt)*)) => {
-        match $order {
-            Order::Relaxed => $m!($($args)*, ""),
-            Order::Acquire => $m!($($args)*, "a"),
-            Order::Release => $m!($($args)*, "l"),
-            Order::Full => $m!($($args)*, "al"),
-        }
-    };
-}
-
-/// The LSE atomic memory operation `ld$insn` (`$insn`: `add`, `clr`, `set` or `eor`) with
-/// ordering suffix `$sfx`: stores `*$p <op> $v` and evaluates to the old value.
+/// The LSE atomic memory operation `ld<OP_LSE>` of C's `ATOMIC_FETCH_OP()`
+/// (atomic_lse.h:36-51, 143-158) with the columns of a `by_rmw!` row and of a `by_order!` row:
+/// stores `*$p <op> V_LSE` and evaluates to the old value.
 macro_rules! lse_ld_op {
-    ($t:ty, $w:literal, $size:literal, $p:expr, $v:expr, $insn:literal, $sfx:literal) => {{
+    (
+        $t:ty, $w:literal, $p:expr, $asm_op:literal, $op_lse:literal, $v_lse:expr,
+        $mb:literal, $acq:literal, $rel:literal, $mb_lse:literal, $nop_lse:literal
+    ) => {{
         let old: $t;
         // The instruction accesses exactly the integer at `$p`.
         // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 ".arch_extension lse",
-                concat!("ld", $insn, $sfx, $size, " {v", $w, "}, {old", $w, "}, [{p}]"),
+                concat!("ld", $op_lse, $mb_lse, " {v", $w, "}, {old", $w, "}, [{p}]"),
                 p = in(reg) $p,
-                v = in(reg) $v,
+                v = in(reg) $v_lse,
                 old = out(reg) old,
                 options(nostack, preserves_flags),
             )
@@ -405,34 +431,39 @@ macro_rules! lse_ld_op {
     }};
 }
 
-/// The LSE atomic store operation `st$insn` (`$insn`: `add`, `clr`, `set` or `eor`): no result,
-/// no ordering, as C's void LSE operations.
+/// The LSE atomic store operation `st<OP_LSE>` of C's `ATOMIC_OP()` (atomic_lse.h:13-22,
+/// 120-129) with the columns of a `by_rmw!` row: no result, no ordering, as C's void LSE
+/// operations.
 macro_rules! lse_st_op {
-    ($w:literal, $p:expr, $insn:literal, $v:expr) => {
+    ($w:literal, $p:expr, $asm_op:literal, $op_lse:literal, $v_lse:expr) => {
         // The instruction accesses exactly the integer at `$p`.
         // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 ".arch_extension lse",
-                concat!("st", $insn, " {v", $w, "}, [{p}]"),
+                concat!("st", $op_lse, " {v", $w, "}, [{p}]"),
                 p = in(reg) $p,
-                v = in(reg) $v,
+                v = in(reg) $v_lse,
                 options(nostack, preserves_flags),
             )
         }
     };
 }
 
-/// LSE compare-and-swap `cas` with ordering suffix `$sfx`; evaluates to the value found.
+/// The LSE compare-and-swap `cas` of C's `__CMPXCHG_CASE()` (atomic_lse.h:248-263) with the
+/// columns of a `by_order!` row; evaluates to the value found.
 macro_rules! lse_cas {
-    ($t:ty, $w:literal, $size:literal, $p:expr, $old:expr, $new:expr, $sfx:literal) => {{
+    (
+        $t:ty, $w:literal, $size:literal, $p:expr, $old:expr, $new:expr,
+        $mb:literal, $acq:literal, $rel:literal, $mb_lse:literal, $nop_lse:literal
+    ) => {{
         let mut found: $t = $old;
         // The instruction accesses exactly the integer at `$p`.
         // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 ".arch_extension lse",
-                concat!("cas", $sfx, $size, " {found", $w, "}, {new", $w, "}, [{p}]"),
+                concat!("cas", $mb_lse, $size, " {found", $w, "}, {new", $w, "}, [{p}]"),
                 p = in(reg) $p,
                 new = in(reg) $new,
                 found = inout(reg) found,
@@ -441,22 +472,6 @@ macro_rules! lse_cas {
         };
         found
     }};
-}
-
-/// Expands `$m!($($args)*, OP, VALUE)` with the LSE operation (`add`, `clr`, `set`, `eor`: the
-/// `ld<op>`/`st<op>` instruction) and the operand it takes for `$op` on `$v`, as C's
-/// `atomic_lse.h` does: subtraction adds the negation, AND clears the complement.
-macro_rules! by_lse_rmw {
-    ($op:expr, $v:expr, $m:ident!($($args:tt)*)) => {
-        match $op {
-            Rmw::Add => $m!($($args)*, "add", $v),
-            Rmw::Sub => $m!($($args)*, "add", $v.wrapping_neg()),
-            Rmw::And => $m!($($args)*, "clr", !$v),
-            Rmw::Or => $m!($($args)*, "set", $v),
-            Rmw::Xor => $m!($($args)*, "eor", $v),
-            Rmw::AndNot => $m!($($args)*, "clr", $v),
-        }
-    };
 }
 
 /// Whether the system has the LSE atomics (ARMv8.1): C's
@@ -509,18 +524,7 @@ macro_rules! impl_exchange {
         unsafe impl Exchange for $m {
             #[inline(always)]
             unsafe fn xchg(p: *mut Self::V, new: Self::V, order: Order) -> Self::V {
-                match order {
-                    Order::Relaxed => xchg_alt!($t, $w, $size, p, new, "ldxr", "stxr", "", "", ""),
-                    Order::Acquire => {
-                        xchg_alt!($t, $w, $size, p, new, "ldaxr", "stxr", "", "a", "")
-                    }
-                    Order::Release => {
-                        xchg_alt!($t, $w, $size, p, new, "ldxr", "stlxr", "", "l", "")
-                    }
-                    Order::Full => {
-                        xchg_alt!($t, $w, $size, p, new, "ldxr", "stlxr", "dmb ish", "al", "nop")
-                    }
-                }
+                by_order!(order, xchg_alt!($t, $w, $size, p, new))
             }
 
             #[inline(always)]
@@ -531,7 +535,7 @@ macro_rules! impl_exchange {
                 order: Order,
             ) -> Self::V {
                 if system_uses_lse_atomics() {
-                    by_lse_order!(order, lse_cas!($t, $w, $size, p, old, new))
+                    by_order!(order, lse_cas!($t, $w, $size, p, old, new))
                 } else {
                     by_order!(order, ll_sc_cmpxchg!($t, $w, $size, $narrow, p, old, new))
                 }
@@ -545,22 +549,6 @@ impl_exchange!(I16: i16, ":w", "h", "uxth {tmp:w}, {tmp:w}");
 impl_exchange!(I32: i32, ":w", "", "");
 impl_exchange!(I64: i64, "", "", "");
 
-/// The LSE fetch operation for `$op` on `$v` with the ordering of `$order`; evaluates to the
-/// old value.
-macro_rules! lse_fetch {
-    ($t:ty, $w:literal, $p:expr, $op:expr, $v:expr, $order:expr) => {
-        by_lse_rmw!($op, $v, lse_fetch_op!($t, $w, $p, $order))
-    };
-}
-
-/// `lse_ld_op!` of operation `$insn` on `$v` with the ordering suffix of `$order`.
-macro_rules! lse_fetch_op {
-    ($t:ty, $w:literal, $p:expr, $order:expr, $insn:literal, $v:expr) => {{
-        let v = $v;
-        by_lse_order!($order, lse_ld_op!($t, $w, "", $p, v, $insn))
-    }};
-}
-
 /// The read-modify-write methods of [`Primitive`], named `$rmw`, `$fetch` and `$ret`, on
 /// marker type `$t` (template modifier `$w`): the LSE instruction when the system has it, the
 /// LL/SC loop otherwise. They take the operand as parameters `$($param)*`; `$v` is its value
@@ -573,19 +561,20 @@ macro_rules! rmw_methods {
     ) => {
         #[inline(always)]
         unsafe fn $rmw(p: *mut Self::V, op: Rmw $($param)*) {
+            // C's void LL/SC loop (`ATOMIC_OP()`, atomic_ll_sc.h:25-40) is the relaxed row's.
             if system_uses_lse_atomics() {
-                by_lse_rmw!(op, $v, lse_st_op!($w, p))
+                by_rmw!(op, $v, lse_st_op!($w, p))
             } else {
-                by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, $ll_sc_v, Order::Relaxed));
+                by_order!(Order::Relaxed, by_rmw!(op, $v, ll_sc_rmw!($t, $w, p, $ll_sc_v)));
             }
         }
 
         #[inline(always)]
         unsafe fn $fetch(p: *mut Self::V, op: Rmw $($param)*, order: Order) -> Self::V {
             if system_uses_lse_atomics() {
-                lse_fetch!($t, $w, p, op, $v, order)
+                by_order!(order, by_rmw!(op, $v, lse_ld_op!($t, $w, p)))
             } else {
-                by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, $ll_sc_v, order)).0
+                by_order!(order, by_rmw!(op, $v, ll_sc_rmw!($t, $w, p, $ll_sc_v))).0
             }
         }
 
@@ -601,9 +590,10 @@ macro_rules! rmw_methods {
                 // Stronger than the LKMM asks, and what C gets: the same here.
                 let c_sub_return_full = op == Rmw::Sub && core::mem::size_of::<Self::V>() == 4;
                 let order = if c_sub_return_full { Order::Full } else { order };
-                <Self::V as Int>::apply(op, lse_fetch!($t, $w, p, op, $v, order), $v)
+                let old = by_order!(order, by_rmw!(op, $v, lse_ld_op!($t, $w, p)));
+                <Self::V as Int>::apply(op, old, $v)
             } else {
-                by_rmw!(op, ll_sc_rmw_by_order!($t, $w, p, $ll_sc_v, order)).1
+                by_order!(order, by_rmw!(op, $v, ll_sc_rmw!($t, $w, p, $ll_sc_v))).1
             }
         }
     };
@@ -627,22 +617,14 @@ macro_rules! impl_primitive {
     };
 }
 
-/// `ll_sc_rmw!` with the exclusives of `$order`, for one instruction `$insn` (last argument,
-/// as `by_rmw!` appends it).
-macro_rules! ll_sc_rmw_by_order {
-    ($t:ty, $w:literal, $p:expr, $v:tt, $order:expr, $insn:literal) => {
-        by_order!($order, ll_sc_rmw!($t, $w, $p, $v, $insn))
-    };
-}
-
 impl_primitive!(I32: i32, ":w");
 impl_primitive!(
     I64: i64,
     "",
-    /// C's arm64 `atomic64_dec_if_positive()`, its own sequences (`atomic_lse.h`,
-    /// `atomic_ll_sc.h`): `subs` and `b.lt` see the overflow of `i64::MIN - 1`, so it does not
-    /// store when the value is not positive; returns the value minus one either way. Fully
-    /// ordered when it stores (`casal`; `stlxr` and `dmb ish`).
+    /// C's arm64 `atomic64_dec_if_positive()`, its own sequences, written out as C's are
+    /// (atomic_lse.h:227-246, atomic_ll_sc.h:217-237): `subs` and `b.lt` see the overflow of
+    /// `i64::MIN - 1`, so it does not store when the value is not positive; returns the value
+    /// minus one either way. Fully ordered when it stores (`casal`; `stlxr` and `dmb ish`).
     #[inline(always)]
     unsafe fn dec_if_positive(p: *mut Self::V) -> Self::V {
         let ret: i64;
@@ -689,12 +671,3 @@ impl_primitive!(
         ret
     }
 );
-
-/// Which implementation the read-modify-write operations run, for reports.
-pub(crate) fn implementation() -> &'static str {
-    if system_uses_lse_atomics() {
-        "arm64 LSE atomics (ARMv8.1), selected at boot by alternatives"
-    } else {
-        "arm64 LL/SC loops (ldxr/stxr), selected at boot by alternatives"
-    }
-}

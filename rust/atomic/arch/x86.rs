@@ -24,6 +24,7 @@
 //!   barrier.
 
 use super::super::primitive::{Exchange, Int, LoadStore, Order, Primitive, Rmw};
+use super::{barrier, Contract};
 use core::arch::asm;
 
 /// Emits `$insn` with the `lock` prefix that C's `LOCK_PREFIX` emits.
@@ -50,75 +51,62 @@ macro_rules! lock_prefixed {
     };
 }
 
-/// Whether the acquire loads and release stores are, as C's on this architecture, volatile
-/// accesses (with a compiler barrier: arch/x86/include/asm/barrier.h:59-72), which the
-/// compilers' KASAN instrumentation checks (rustc's too) and C's KCSAN instrumentation sees; the
-/// plain loads and stores are volatile accesses on every architecture (`instrument.rs`).
-pub(crate) const ACQUIRE_RELEASE_VOLATILE: bool = true;
+/// The x86_64 architecture: the items of [`Contract`].
+pub enum Arch {}
 
-/// A compiler barrier, C's `barrier()`: the compiler neither moves memory accesses across it
-/// nor caches memory values across it; no instruction is emitted.
-#[inline(always)]
-pub(crate) fn barrier() {
-    // SAFETY: An empty `asm!` has no effect but being a compiler barrier.
-    unsafe { asm!("", options(nostack, preserves_flags)) };
-}
+// SAFETY: Every primitive is C's instruction for the operation (see the module docs), and each
+// barrier is C's (arch/x86/include/asm/barrier.h:53-76).
+unsafe impl Contract for Arch {
+    type I8 = I8;
+    type I16 = I16;
+    type I32 = I32;
+    type I64 = I64;
 
-/// `smp_mb()`: a full barrier, the locked no-op C's `__smp_mb()` uses (cheaper than `mfence`;
-/// `arch/x86/include/asm/barrier.h`). Its `lock` is written out, not `LOCK_PREFIX`: C never
-/// patches it away, not even on a single CPU, since `smp_mb()` also orders against devices'
-/// DMA there (`virt_mb()`).
-#[cfg(CONFIG_SMP)]
-#[inline(always)]
-pub(crate) fn smp_mb() {
-    // The kernel has no red zone (`-mno-red-zone`): the word below the stack pointer belongs to
-    // nobody, and adding zero to it changes nothing, so the instruction neither pushes nor
-    // touches data of the compiler's, which is what `nostack` promises; without it, rustc
-    // realigns the stack around the block (`push %rax` ... `pop %rax`), which C does not.
-    // SAFETY: The locked add of zero has no effect but ordering.
-    unsafe { asm!("lock; addl $0, -4(%rsp)", options(att_syntax, nostack)) };
-}
+    /// As C's on this architecture, the acquire loads and release stores are volatile accesses
+    /// (with a compiler barrier: arch/x86/include/asm/barrier.h:59-72), which the compilers'
+    /// KASAN instrumentation checks (rustc's too) and C's KCSAN instrumentation sees.
+    const ACQUIRE_RELEASE_VOLATILE: bool = true;
 
-/// `smp_mb()` without `CONFIG_SMP`: C's generic `barrier()` (`include/asm-generic/barrier.h`),
-/// as no other CPU can observe the order.
-#[cfg(not(CONFIG_SMP))]
-#[inline(always)]
-pub(crate) fn smp_mb() {
-    barrier();
-}
+    /// A full barrier, the locked no-op C's `__smp_mb()` uses (cheaper than `mfence`;
+    /// arch/x86/include/asm/barrier.h:53). Its `lock` is written out, not `LOCK_PREFIX`: C never
+    /// patches it away, not even on a single CPU, since `smp_mb()` also orders against devices'
+    /// DMA there (`virt_mb()`).
+    #[inline(always)]
+    fn smp_mb() {
+        // The kernel has no red zone (`-mno-red-zone`): the word below the stack pointer
+        // belongs to nobody, and adding zero to it changes nothing, so the instruction neither
+        // pushes nor touches data of the compiler's, which is what `nostack` promises; without
+        // it, rustc realigns the stack around the block (`push %rax` ... `pop %rax`), which C
+        // does not.
+        // SAFETY: The locked add of zero has no effect but ordering.
+        unsafe { asm!("lock; addl $0, -4(%rsp)", options(att_syntax, nostack)) };
+    }
 
-/// `smp_rmb()`: loads are not reordered with loads on x86, so a compiler barrier.
-#[inline(always)]
-pub(crate) fn smp_rmb() {
-    barrier();
-}
+    /// Loads are not reordered with loads on x86, so a compiler barrier (C's `dma_rmb()`, which
+    /// is `barrier()` on x86_64).
+    #[inline(always)]
+    fn smp_rmb() {
+        barrier();
+    }
 
-/// `smp_wmb()`: stores are not reordered with stores on x86, so a compiler barrier.
-#[inline(always)]
-pub(crate) fn smp_wmb() {
-    barrier();
-}
+    /// Stores are not reordered with stores on x86, so a compiler barrier.
+    #[inline(always)]
+    fn smp_wmb() {
+        barrier();
+    }
 
-/// `smp_mb__before_atomic()`: every atomic read-modify-write is already a full barrier on x86
-/// and a compiler barrier in this library; C emits nothing either.
-#[inline(always)]
-// The C name, so that it is found where C uses it.
-#[allow(non_snake_case)]
-pub(crate) fn smp_mb__before_atomic() {}
+    /// Every atomic read-modify-write is already a full barrier on x86 and a compiler barrier
+    /// in this library; C emits nothing either (arch/x86/include/asm/barrier.h:75).
+    #[inline(always)]
+    fn smp_mb__before_atomic() {}
 
-/// `smp_mb__after_atomic()`: as [`smp_mb__before_atomic`].
-#[inline(always)]
-// The C name, so that it is found where C uses it.
-#[allow(non_snake_case)]
-pub(crate) fn smp_mb__after_atomic() {}
+    /// As [`Contract::smp_mb__before_atomic`] (arch/x86/include/asm/barrier.h:76).
+    #[inline(always)]
+    fn smp_mb__after_atomic() {}
 
-/// `smp_mb__after_spinlock()`: a compiler barrier, as C's generic one; taking an x86 spinlock
-/// is a locked instruction, a full barrier already.
-#[inline(always)]
-// The C name, so that it is found where C uses it.
-#[allow(non_snake_case)]
-pub(crate) fn smp_mb__after_spinlock() {
-    barrier();
+    fn implementation() -> &'static str {
+        "x86 lock-prefixed instructions"
+    }
 }
 
 /// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it with
@@ -429,8 +417,3 @@ macro_rules! impl_primitive {
 
 impl_primitive!(I32, "l", ":e", "eax");
 impl_primitive!(I64, "q", "", "rax");
-
-/// Which implementation the read-modify-write operations run, for reports.
-pub(crate) fn implementation() -> &'static str {
-    "x86 lock-prefixed instructions"
-}
