@@ -7,7 +7,7 @@
 
 use super::backend::{I16, I32, I64, I8};
 use super::instrument::{self, Access};
-use super::primitive::{self, Exchange, LoadStore, Order, Primitive, Rmw};
+use super::primitive::{Exchange, LoadStore, Order, Primitive, Rmw};
 use super::Atomic;
 use core::cell::UnsafeCell;
 
@@ -1913,7 +1913,7 @@ impl AtomicI32 {
         let p = self.0.get();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I32>(p, a, u) }
+        unsafe { I32::fetch_add_unless(p, a, u) }
     }
 
     /// Atomically adds `a` to the value unless the value is `u`; returns whether it added.
@@ -1937,7 +1937,7 @@ impl AtomicI32 {
         let p = self.0.get();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I32>(p, a, u) != u }
+        unsafe { I32::fetch_add_unless(p, a, u) != u }
     }
 
     /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
@@ -1962,7 +1962,7 @@ impl AtomicI32 {
         let p = self.0.get();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I32>(p, 1, |c| c != 0) }
+        unsafe { I32::inc_not_zero(p) }
     }
 
     /// Atomically adds one to the value unless it is negative; returns whether it added.
@@ -1986,7 +1986,7 @@ impl AtomicI32 {
         let p = self.0.get();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I32>(p, 1, |c| c >= 0) }
+        unsafe { I32::inc_unless_negative(p) }
     }
 
     /// Atomically subtracts one from the value unless it is positive; returns whether it
@@ -2011,7 +2011,7 @@ impl AtomicI32 {
         let p = self.0.get();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I32>(p, -1, |c| c <= 0) }
+        unsafe { I32::dec_unless_positive(p) }
     }
 
     /// Atomically subtracts one from the value unless the result would be negative; returns the old
@@ -3950,7 +3950,7 @@ impl AtomicI64 {
         let p = self.0.get();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I64>(p, a, u) }
+        unsafe { I64::fetch_add_unless(p, a, u) }
     }
 
     /// Atomically adds `a` to the value unless the value is `u`; returns whether it added.
@@ -3974,7 +3974,7 @@ impl AtomicI64 {
         let p = self.0.get();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I64>(p, a, u) != u }
+        unsafe { I64::fetch_add_unless(p, a, u) != u }
     }
 
     /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
@@ -3999,7 +3999,7 @@ impl AtomicI64 {
         let p = self.0.get();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I64>(p, 1, |c| c != 0) }
+        unsafe { I64::inc_not_zero(p) }
     }
 
     /// Atomically adds one to the value unless it is negative; returns whether it added.
@@ -4023,7 +4023,7 @@ impl AtomicI64 {
         let p = self.0.get();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I64>(p, 1, |c| c >= 0) }
+        unsafe { I64::inc_unless_negative(p) }
     }
 
     /// Atomically subtracts one from the value unless it is positive; returns whether it
@@ -4048,7 +4048,7 @@ impl AtomicI64 {
         let p = self.0.get();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I64>(p, -1, |c| c <= 0) }
+        unsafe { I64::dec_unless_positive(p) }
     }
 
     /// Atomically subtracts one from the value unless the result would be negative; returns the old
@@ -6007,7 +6007,7 @@ impl AtomicIsize {
         let p = self.0.get().cast::<i64>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) as isize }
+        unsafe { I64::fetch_add_unless(p, a as i64, u as i64) as isize }
     }
 
     /// Atomically adds `a` to the value unless the value is `u`; returns whether it added.
@@ -6031,7 +6031,7 @@ impl AtomicIsize {
         let p = self.0.get().cast::<i64>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) != u as i64 }
+        unsafe { I64::fetch_add_unless(p, a as i64, u as i64) != u as i64 }
     }
 
     /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
@@ -6056,7 +6056,7 @@ impl AtomicIsize {
         let p = self.0.get().cast::<i64>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I64>(p, 1, |c| c != 0) }
+        unsafe { I64::inc_not_zero(p) }
     }
 
     /// Atomically adds one to the value unless it is negative; returns whether it added.
@@ -6080,7 +6080,7 @@ impl AtomicIsize {
         let p = self.0.get().cast::<i64>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I64>(p, 1, |c| c >= 0) }
+        unsafe { I64::inc_unless_negative(p) }
     }
 
     /// Atomically subtracts one from the value unless it is positive; returns whether it
@@ -6105,7 +6105,7 @@ impl AtomicIsize {
         let p = self.0.get().cast::<i64>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I64>(p, -1, |c| c <= 0) }
+        unsafe { I64::dec_unless_positive(p) }
     }
 
     /// Atomically subtracts one from the value unless the result would be negative; returns the old
@@ -7961,7 +7961,7 @@ impl AtomicU32 {
         let p = self.0.get().cast::<i32>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I32>(p, a as i32, u as i32) as u32 }
+        unsafe { I32::fetch_add_unless(p, a as i32, u as i32) as u32 }
     }
 
     /// Atomically adds `a` to the value unless the value is `u`; returns whether it added.
@@ -7985,7 +7985,7 @@ impl AtomicU32 {
         let p = self.0.get().cast::<i32>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I32>(p, a as i32, u as i32) != u as i32 }
+        unsafe { I32::fetch_add_unless(p, a as i32, u as i32) != u as i32 }
     }
 
     /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
@@ -8010,7 +8010,7 @@ impl AtomicU32 {
         let p = self.0.get().cast::<i32>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I32>(p, 1, |c| c != 0) }
+        unsafe { I32::inc_not_zero(p) }
     }
 }
 
@@ -9846,7 +9846,7 @@ impl AtomicU64 {
         let p = self.0.get().cast::<i64>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) as u64 }
+        unsafe { I64::fetch_add_unless(p, a as i64, u as i64) as u64 }
     }
 
     /// Atomically adds `a` to the value unless the value is `u`; returns whether it added.
@@ -9870,7 +9870,7 @@ impl AtomicU64 {
         let p = self.0.get().cast::<i64>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) != u as i64 }
+        unsafe { I64::fetch_add_unless(p, a as i64, u as i64) != u as i64 }
     }
 
     /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
@@ -9895,7 +9895,7 @@ impl AtomicU64 {
         let p = self.0.get().cast::<i64>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I64>(p, 1, |c| c != 0) }
+        unsafe { I64::inc_not_zero(p) }
     }
 }
 
@@ -11740,7 +11740,7 @@ impl AtomicUsize {
         let p = self.0.get().cast::<i64>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) as usize }
+        unsafe { I64::fetch_add_unless(p, a as i64, u as i64) as usize }
     }
 
     /// Atomically adds `a` to the value unless the value is `u`; returns whether it added.
@@ -11764,7 +11764,7 @@ impl AtomicUsize {
         let p = self.0.get().cast::<i64>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::fetch_add_unless::<I64>(p, a as i64, u as i64) != u as i64 }
+        unsafe { I64::fetch_add_unless(p, a as i64, u as i64) != u as i64 }
     }
 
     /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
@@ -11789,7 +11789,7 @@ impl AtomicUsize {
         let p = self.0.get().cast::<i64>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { primitive::add_if::<I64>(p, 1, |c| c != 0) }
+        unsafe { I64::inc_not_zero(p) }
     }
 }
 

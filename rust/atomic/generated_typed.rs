@@ -10,14 +10,12 @@
 use super::instrument::{self, Access};
 use super::internal::{AtomicArithmeticOps, AtomicBasicOps, AtomicExchangeOps};
 use super::ordering::{self, order, Ordering, OrderingType};
-use super::primitive::{self, Exchange, LoadStore, Order, Primitive, Rmw};
+use super::primitive::{Exchange, LoadStore, Order, Primitive, Rmw};
 use super::typed::{from_repr, into_repr};
 use super::{Atomic, AtomicAdd, AtomicBitwise, AtomicInteger, AtomicSigned, AtomicType};
 
 /// The primitives on `T`'s representation.
 type Prim<T> = <<T as AtomicType>::Repr as AtomicBasicOps>::Prim;
-/// The integer `T`'s representation is stored as.
-type Int<T> = <Prim<T> as LoadStore>::V;
 
 impl<T: AtomicType> Atomic<T>
 where
@@ -1216,7 +1214,7 @@ where
         let u = <T::Repr as AtomicBasicOps>::into_int(into_repr(u));
         let v = {
             // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
-            unsafe { primitive::fetch_add_unless::<Prim<T>>(p, a, u) }
+            unsafe { Prim::<T>::fetch_add_unless(p, a, u) }
         };
         // SAFETY: The value comes from `self.0`, a valid `T` per the type invariants (every store keeps it one).
         unsafe { from_repr(<T::Repr as AtomicBasicOps>::from_int(v)) }
@@ -1249,7 +1247,7 @@ where
         let a = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(a));
         let u = <T::Repr as AtomicBasicOps>::into_int(into_repr(u));
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
-        unsafe { primitive::fetch_add_unless::<Prim<T>>(p, a, u) != u }
+        unsafe { Prim::<T>::fetch_add_unless(p, a, u) != u }
     }
 
     /// Atomically adds one to `*self` unless it is zero; returns whether it added (taking a reference
@@ -1283,11 +1281,7 @@ where
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicInteger`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
-        unsafe {
-            primitive::add_if::<Prim<T>>(p, <Int<T> as primitive::Int>::ONE, |c| {
-                c != <Int<T> as primitive::Int>::ZERO
-            })
-        }
+        unsafe { Prim::<T>::inc_not_zero(p) }
     }
 
     /// Atomically adds one to `*self` unless it is negative; returns whether it added. Fully ordered if
@@ -1320,11 +1314,7 @@ where
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicInteger`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
-        unsafe {
-            primitive::add_if::<Prim<T>>(p, <Int<T> as primitive::Int>::ONE, |c| {
-                c >= <Int<T> as primitive::Int>::ZERO
-            })
-        }
+        unsafe { Prim::<T>::inc_unless_negative(p) }
     }
 
     /// Atomically subtracts one from `*self` unless it is positive; returns whether it subtracted.
@@ -1358,17 +1348,7 @@ where
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // INVARIANT: `self.0` stays a valid `T` per the safety requirement of `AtomicInteger`.
         // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
-        unsafe {
-            primitive::add_if::<Prim<T>>(
-                p,
-                <Int<T> as primitive::Int>::apply(
-                    Rmw::Sub,
-                    <Int<T> as primitive::Int>::ZERO,
-                    <Int<T> as primitive::Int>::ONE,
-                ),
-                |c| c <= <Int<T> as primitive::Int>::ZERO,
-            )
-        }
+        unsafe { Prim::<T>::dec_unless_positive(p) }
     }
 
     /// Atomically subtracts one from `*self` unless the result would be negative; returns the old value

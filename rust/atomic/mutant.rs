@@ -204,6 +204,30 @@ unsafe impl<A: Primitive> Primitive for Mutant<A> {
         // SAFETY: The caller upholds the contract, which `A` shares.
         unsafe { A::add_negative(p, v, order) }
     }
+
+    #[inline(always)]
+    unsafe fn fetch_add_unless(p: *mut Self::V, a: Self::V, u: Self::V) -> Self::V {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::fetch_add_unless(p, a, u) }
+    }
+
+    #[inline(always)]
+    unsafe fn inc_not_zero(p: *mut Self::V) -> bool {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::inc_not_zero(p) }
+    }
+
+    #[inline(always)]
+    unsafe fn inc_unless_negative(p: *mut Self::V) -> bool {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::inc_unless_negative(p) }
+    }
+
+    #[inline(always)]
+    unsafe fn dec_unless_positive(p: *mut Self::V) -> bool {
+        // SAFETY: The caller upholds the contract, which `A` shares.
+        unsafe { A::dec_unless_positive(p) }
+    }
 }
 
 /// The architecture's barriers, with one broken by the mutant this build selects.

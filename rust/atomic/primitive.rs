@@ -326,6 +326,59 @@ pub unsafe trait Primitive: Exchange<V: Int> {
         // SAFETY: The caller upholds the trait's contract.
         unsafe { Self::rmw_return(p, Rmw::Add, v, order) < Self::V::ZERO }
     }
+
+    /// `atomic_fetch_add_unless()`: adds `a` unless the value is `u`; returns the old value.
+    /// Fully ordered when it adds, relaxed when it does not. C's generic fallback, a
+    /// `try_cmpxchg()` loop ([`fetch_add_unless`]); riscv overrides it with C's own LR/SC loop.
+    ///
+    /// # Safety
+    ///
+    /// See the trait documentation.
+    #[inline(always)]
+    unsafe fn fetch_add_unless(p: *mut Self::V, a: Self::V, u: Self::V) -> Self::V {
+        // SAFETY: The caller upholds the trait's contract.
+        unsafe { fetch_add_unless::<Self>(p, a, u) }
+    }
+
+    /// `atomic_inc_not_zero()`: adds one unless the value is zero; whether it added. Fully
+    /// ordered when it adds, relaxed when it does not. A `try_cmpxchg()` loop, as C's generic
+    /// fallback (`atomic_add_unless(v, 1, 0)` of the generic `fetch_add_unless`).
+    ///
+    /// # Safety
+    ///
+    /// See the trait documentation.
+    #[inline(always)]
+    unsafe fn inc_not_zero(p: *mut Self::V) -> bool {
+        // SAFETY: The caller upholds the trait's contract.
+        unsafe { add_if::<Self>(p, Self::V::ONE, |c| c != Self::V::ZERO) }
+    }
+
+    /// `atomic_inc_unless_negative()`: adds one unless the value is negative; whether it added.
+    /// Fully ordered when it adds, relaxed when it does not. C's generic fallback, a
+    /// `try_cmpxchg()` loop.
+    ///
+    /// # Safety
+    ///
+    /// See the trait documentation.
+    #[inline(always)]
+    unsafe fn inc_unless_negative(p: *mut Self::V) -> bool {
+        // SAFETY: The caller upholds the trait's contract.
+        unsafe { add_if::<Self>(p, Self::V::ONE, |c| c >= Self::V::ZERO) }
+    }
+
+    /// `atomic_dec_unless_positive()`: subtracts one unless the value is positive; whether it
+    /// subtracted. Fully ordered when it subtracts, relaxed when it does not. C's generic
+    /// fallback, a `try_cmpxchg()` loop.
+    ///
+    /// # Safety
+    ///
+    /// See the trait documentation.
+    #[inline(always)]
+    unsafe fn dec_unless_positive(p: *mut Self::V) -> bool {
+        let minus_one = Self::V::apply(Rmw::Sub, Self::V::ZERO, Self::V::ONE);
+        // SAFETY: The caller upholds the trait's contract.
+        unsafe { add_if::<Self>(p, minus_one, |c| c <= Self::V::ZERO) }
+    }
 }
 
 /// `atomic_fetch_add_unless()`: adds `a` unless the value is `u`; returns the old value.
@@ -335,7 +388,11 @@ pub unsafe trait Primitive: Exchange<V: Int> {
 ///
 /// As for the methods of [`Primitive`].
 #[inline(always)]
-pub(crate) unsafe fn fetch_add_unless<P: Primitive>(p: *mut P::V, a: P::V, u: P::V) -> P::V {
+pub(crate) unsafe fn fetch_add_unless<P: Primitive + ?Sized>(
+    p: *mut P::V,
+    a: P::V,
+    u: P::V,
+) -> P::V {
     // SAFETY: The caller upholds `Primitive`'s contract.
     let mut c = unsafe { P::read(p) };
     loop {
@@ -358,7 +415,7 @@ pub(crate) unsafe fn fetch_add_unless<P: Primitive>(p: *mut P::V, a: P::V, u: P:
 ///
 /// As for the methods of [`Primitive`].
 #[inline(always)]
-pub(crate) unsafe fn add_if<P: Primitive>(
+pub(crate) unsafe fn add_if<P: Primitive + ?Sized>(
     p: *mut P::V,
     delta: P::V,
     allow: impl Fn(P::V) -> bool,

@@ -201,9 +201,6 @@ def inc_dec(op, meta):
 
 def conditional(op):
     """The `*_and_test`, `add_negative`, `*_unless` and `*_if_*` operations."""
-    one = '<Int<T> as primitive::Int>::ONE'
-    zero = '<Int<T> as primitive::Int>::ZERO'
-    minus_one = f'<Int<T> as primitive::Int>::apply(Rmw::Sub, {zero}, {one})'
     bool_body = {
         'sub_and_test': (['Rhs'], [('v', 'Rhs')], ['T: AtomicAdd<Rhs>'], 'delta',
                          'Prim::<T>::sub_and_test(p, v)',
@@ -215,16 +212,16 @@ def conditional(op):
         'inc_and_test': ([], [], ['T: AtomicInteger'], None, 'Prim::<T>::inc_and_test(p)',
                          'Atomically adds one to `*self`; returns whether the result is zero.'),
         'inc_not_zero': ([], [], ['T: AtomicInteger'], None,
-                         f'primitive::add_if::<Prim<T>>(p, {one}, |c| c != {zero})',
+                         'Prim::<T>::inc_not_zero(p)',
                          'Atomically adds one to `*self` unless it is zero; returns whether it '
                          'added (taking a reference only while the object is alive). Fully '
                          'ordered if it adds; if not, relaxed.'),
         'inc_unless_negative': ([], [], ['T: AtomicInteger + AtomicSigned'], None,
-                                f'primitive::add_if::<Prim<T>>(p, {one}, |c| c >= {zero})',
+                                'Prim::<T>::inc_unless_negative(p)',
                                 'Atomically adds one to `*self` unless it is negative; returns '
                                 'whether it added. Fully ordered if it adds; if not, relaxed.'),
         'dec_unless_positive': ([], [], ['T: AtomicInteger + AtomicSigned'], None,
-                                f'primitive::add_if::<Prim<T>>(p, {minus_one}, |c| c <= {zero})',
+                                'Prim::<T>::dec_unless_positive(p)',
                                 'Atomically subtracts one from `*self` unless it is positive; '
                                 'returns whether it subtracted. Fully ordered if it subtracts; '
                                 'if not, relaxed.'),
@@ -248,8 +245,8 @@ def conditional(op):
         pre = ['let p = self.int_ptr();',
                'let a = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(a));',
                'let u = <T::Repr as AtomicBasicOps>::into_int(into_repr(u));']
-        fetch = pre + ret_value('primitive::fetch_add_unless::<Prim<T>>(p, a, u)')
-        test = pre + [SAFETY, 'unsafe { primitive::fetch_add_unless::<Prim<T>>(p, a, u) != u }']
+        fetch = pre + ret_value('Prim::<T>::fetch_add_unless(p, a, u)')
+        test = pre + [SAFETY, 'unsafe { Prim::<T>::fetch_add_unless(p, a, u) != u }']
         params = [('a', 'Rhs'), ('u', 'T'), ('_', 'ordering::Full')]
         return [TypedMethod('fetch_add_unless', 'fetch_add_unless', ['Rhs'], params, 'T',
                             ['T: AtomicAdd<Rhs>'], fetch,
@@ -429,14 +426,12 @@ def render(ops, rustfmt):
            'use super::instrument::{self, Access};',
            'use super::internal::{AtomicArithmeticOps, AtomicBasicOps, AtomicExchangeOps};',
            'use super::ordering::{self, order, Ordering, OrderingType};',
-           'use super::primitive::{self, Exchange, LoadStore, Order, Primitive, Rmw};',
+           'use super::primitive::{Exchange, LoadStore, Order, Primitive, Rmw};',
            'use super::typed::{from_repr, into_repr};',
            'use super::{Atomic, AtomicAdd, AtomicBitwise, AtomicInteger, AtomicSigned, '
            'AtomicType};', '',
            '/// The primitives on `T`\'s representation.',
-           'type Prim<T> = <<T as AtomicType>::Repr as AtomicBasicOps>::Prim;',
-           '/// The integer `T`\'s representation is stored as.',
-           'type Int<T> = <Prim<T> as LoadStore>::V;']
+           'type Prim<T> = <<T as AtomicType>::Repr as AtomicBasicOps>::Prim;']
     for trait in ('AtomicBasicOps', 'AtomicExchangeOps', 'AtomicArithmeticOps'):
         out += ['', f'impl<T: AtomicType> Atomic<T> where T::Repr: {trait} {{']
         for m in methods:
