@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of the herd7 check's pieces (scripts/lkmm/): the lowering of x86_64 and arm64
-machine code to herd7 code is checked by running herd7 on small threads written as
+"""Unit tests of the herd7 check's pieces (scripts/lkmm/): the lowering of x86_64, arm64 and
+riscv64 machine code to herd7 code is checked by running herd7 on small threads written as
 llvm-objdump prints them, with values (negative ones, wrap-around, addresses) where a wrong
 lowering gives another final state; the control-flow layout, the herd7 output parser and
 the test renderer on their own.
@@ -15,7 +15,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'scripts'))
-from lkmm import aarch64, archtest, cfg, herd, x86_64  # noqa: E402
+from lkmm import aarch64, archtest, cfg, herd, riscv64, x86_64  # noqa: E402
 
 try:
     herd.install()
@@ -24,14 +24,22 @@ except herd.HerdError:
     HAVE_HERD = False
 
 
+# Per architecture: the translating module, herd7's syntax, its model, and the markers as
+# llvm-objdump prints them.
+ARCHS = {'arm64': (aarch64, archtest.AARCH64, 'aarch64.cat', ('hint', aarch64.IN_MARKER),
+                   ('hint', aarch64.OUT_MARKER)),
+         'riscv64': (riscv64, archtest.RISCV64, 'riscv.cat', riscv64.IN_MARKER,
+                     riscv64.OUT_MARKER),
+         'x86_64': (x86_64, archtest.X86_64, 'x86tso-mixed.cat',
+                    tuple(x86_64.IN_MARKER.split(' ', 1)),
+                    tuple(x86_64.OUT_MARKER.split(' ', 1)))}
+
+
 def thread(arch, lines):
     """Instructions as llvm-objdump prints them between the two markers; `{N}` in an
     operand is the address of line N (a branch target)."""
     size = 4
-    marker_in = ('hint', aarch64.IN_MARKER) if arch == 'arm64' else tuple(
-        x86_64.IN_MARKER.split(' ', 1))
-    marker_out = ('hint', aarch64.OUT_MARKER) if arch == 'arm64' else tuple(
-        x86_64.OUT_MARKER.split(' ', 1))
+    marker_in, marker_out = ARCHS[arch][3:]
     insns = [(0, *marker_in)]
     for n, line in enumerate(lines):
         mnem, _, ops = line.partition(' ')
@@ -56,23 +64,25 @@ def run(arch, lines, variables, observe):
             test['vars'].append({'name': name, 'kind': 'ptr', 'init': {'addr': value[5:]}})
         else:
             test['vars'].append({'name': name, 'kind': 'int', 'init': {'int': value}})
-    syntax = archtest.AARCH64 if arch == 'arm64' else archtest.X86_64
-    module = aarch64 if arch == 'arm64' else x86_64
+    module, syntax, model = ARCHS[arch][:3]
     code = module.translate(thread(arch, lines), 0)
     text = archtest.render(test, syntax, [code], ['unit test'])
     text = text.replace('exists true', f'locations [{"; ".join(observe)};]\nexists true')
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, 'T.litmus')
-        with open(path, 'w', encoding='utf-8') as f:
-            f.write(text)
-        model = 'aarch64.cat' if arch == 'arm64' else 'x86tso-mixed.cat'
-        result = herd.run(path, ['-model', model, '-unroll', '0'], 60)
-    states = [dict(s) for s in result.states]
+    states = [dict(s) for s in herd_states(text, model)]
     if len(states) != 1:
         raise AssertionError(f'{len(states)} final states for one thread:\n{text}')
     # herd7 computes with 32-bit values in these tests (its default machine size), as the
     # litmus tests' `int`s are: compare the low 32 bits.
     return {k: v & 0xffffffff if isinstance(v, int) else v for k, v in states[0].items()}
+
+
+def herd_states(text, model):
+    """The final states herd7 allows for litmus test `text` under `model`."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'T.litmus')
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text)
+        return herd.run(path, ['-model', model, '-unroll', '0'], 60).states
 
 
 def u32(value):
@@ -193,6 +203,102 @@ class Arm64TranslationTest(unittest.TestCase):
                             (['ccmp x8, #0x0, #0x4, eq'], 'no herd7 model')):
             with self.assertRaises(aarch64.Unrepresentable) as e:
                 aarch64.translate(thread('arm64', lines), 0)
+            self.assertIn(what, str(e.exception))
+
+
+@unittest.skipUnless(HAVE_HERD, 'herd7 is not built: run scripts/setup')
+class Riscv64TranslationTest(unittest.TestCase):
+    def rv(self, lines, variables, observe):
+        return run('riscv64', lines, variables, observe)
+
+    def message_passing(self, writer, reader):
+        """The C test's states of MP with two threads of riscv64 code: P0 writes x then y,
+        P1 reads y into r0 and then x into r1 (a0 and a1 at the end)."""
+        regs = {'r0': {'index': 0, 'kind': 'int'}, 'r1': {'index': 1, 'kind': 'int'}}
+        test = {'name': 'MP', 'vars': [{'name': 'x', 'kind': 'int', 'init': {'int': 0}},
+                                       {'name': 'y', 'kind': 'int', 'init': {'int': 0}}],
+                'threads': [{'fn': 'p0', 'regs': {}}, {'fn': 'p1', 'regs': regs}],
+                'quantifier': 'Exists', 'locations': [],
+                'clause': {'op': 'and', 'args': [
+                    {'atom': {'thread': 1, 'name': 'r0'}, 'value': ['int', 1]},
+                    {'atom': {'thread': 1, 'name': 'r1'}, 'value': ['int', 0]}]}}
+        code = [riscv64.translate(thread('riscv64', writer), 0),
+                riscv64.translate(thread('riscv64', reader), 1)]
+        text = archtest.render(test, archtest.RISCV64, code, ['unit test'])
+        self.assertIn('exists (1:x10=1 /\\ 1:x11=0)', text)
+        return {archtest.c_names(s, test, archtest.RISCV64) for s in
+                herd_states(text, 'riscv.cat')}
+
+    def test_message_passing_with_fences_and_without(self):
+        weak = frozenset({('1:r0', 1), ('1:r1', 0)})
+        writer = ['li a2, 0x1', 'sw a2, 0x0(a0)', 'fence rw, w', 'sw a2, 0x0(a1)']
+        reader = ['lw a2, 0x0(a1)', 'fence r, rw', 'lw a3, 0x0(a0)', 'mv a0, a2',
+                  'mv a1, a3']
+        states = self.message_passing(writer, reader)
+        self.assertEqual(len(states), 3)
+        self.assertNotIn(weak, states)
+        # The negative case: without the fences riscv.cat allows it, so the check can fail.
+        states = self.message_passing([w for w in writer if w != 'fence rw, w'],
+                                      [r for r in reader if r != 'fence r, rw'])
+        self.assertIn(weak, states)
+
+    def test_32_bit_values_sign_extend_as_the_hardware(self):
+        # herd7's lw zero-extends, its lui and addiw do not sign-extend: each branch below
+        # is taken (and skips a `li`) only with the lowering's extensions.
+        s = self.rv(['lw a5, 0x0(a0)', 'bltz a5, {3}', 'li a6, 0x7',
+                     'lwu a4, 0x0(a0)', 'bgez a4, {6}', 'li a7, 0x7',
+                     'lui a3, 0x80000', 'bltz a3, {9}', 'li a2, 0x7',
+                     'li a1, -0x1', 'slli a1, a1, 0x1f', 'addiw a1, a1, -0x1', 'bgtz a1, {14}',
+                     'li t0, 0x7', 'nop'],
+                    {'x': -3}, ['0:x15', '0:x16', '0:x17', '0:x12', '0:x5'])
+        self.assertEqual([s[r] for r in ('0:x15', '0:x16', '0:x17', '0:x12', '0:x5')],
+                         [u32(-3), 0, 0, 0, 0])
+
+    def test_srliw_and_a_sext_w_of_what_is_sign_extended_already(self):
+        s = self.rv(['lw a7, 0x0(a0)', 'srliw a2, a7, 0x1f', 'srliw a3, a7, 0x0',
+                     'srliw a4, a7, 0x4'], {'x': -3}, ['0:x12', '0:x13', '0:x14'])
+        self.assertEqual((s['0:x12'], s['0:x13'], s['0:x14']), (1, u32(-3), 0xfffffff))
+        # lr.w's result is sign-extended (the lowering's own sext.w): the compiler's sext.w
+        # of it on both paths into the join is left out; one after lwu is not.
+        code = riscv64.translate(thread('riscv64', [
+            'lr.w a4, (a0)', 'bnez a4, {3}', 'sc.w a5, a4, (a0)', 'sext.w a4, a4',
+            'lwu a3, 0x0(a0)', 'sext.w a3, a3']), 0)
+        self.assertEqual([c for c in code if c.startswith('sext.w')],
+                         ['sext.w x14,x14', 'sext.w x13,x13'])
+
+    def test_seqz_snez_and_the_scratch_register(self):
+        lines = ['lw a5, 0x0(a0)', 'seqz a6, a5', 'snez a7, a5', 'seqz a5, a5']
+        for value, expect in ((0, (1, 0, 1)), (-3, (0, 1, 0))):
+            s = self.rv(lines, {'x': value}, ['0:x16', '0:x17', '0:x15'])
+            self.assertEqual((s['0:x16'], s['0:x17'], s['0:x15']), expect)
+
+    def test_lr_sc_loop_and_amo(self):
+        s = self.rv(['li a2, 0x2', 'lr.w a3, (a0)', 'add a4, a3, a2', 'sc.w.rl a5, a4, (a0)',
+                     'bnez a5, {1}', 'fence rw, rw', 'amoadd.w.aqrl a6, a2, (a1)',
+                     'amoadd.w zero, a2, (a1)'], {'x': 1, 'y': 5},
+                    ['x', 'y', '0:x13', '0:x16'])
+        self.assertEqual((s['x'], s['y'], s['0:x13'], s['0:x16']), (3, 9, 1, 5))
+
+    def test_a_backward_jump_that_is_no_loop_and_branch_aliases(self):
+        lines = ['lw a5, 0x0(a0)', 'j {4}', 'li a6, 0x7', 'j {6}',
+                 'ble a5, zero, {2}', 'nop', 'nop']
+        s = self.rv(lines, {'x': -2}, ['0:x15', '0:x16'])
+        self.assertEqual((s['0:x15'], s['0:x16']), (u32(-2), 7))
+        code = riscv64.translate(thread('riscv64', lines), 0)
+        self.assertIn('bge x0,x15,L0_3', code)  # ble swaps its operands
+        self.assertNotIn('li x0,120', code)     # the markers are left out
+
+    def test_refusals_name_what(self):
+        for lines, what in ((['auipc ra, 0x0', 'jalr ra'], 'a call'),
+                            (['sd a0, 0x8(sp)'], 'stack'),
+                            (['lw a0, 0x4(a1)'], '0(rs)'),
+                            (['amocas.w a0, a1, (a2)'], 'amocas'),
+                            (['amoadd.b a0, a1, (a2)'], 'Zabha'),
+                            (['lbu a0, 0x0(a1)'], 'byte'),
+                            (['bltu a0, a1, {0}'], 'unsigned'),
+                            (['mul a0, a1, a2'], 'no herd7 model')):
+            with self.assertRaises(aarch64.Unrepresentable) as e:
+                riscv64.translate(thread('riscv64', lines), 0)
             self.assertIn(what, str(e.exception))
 
 

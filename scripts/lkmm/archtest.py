@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""A herd7 litmus test in an architecture's syntax (AArch64, X86_64) for a translated LKMM
-litmus test: the same shared variables with the same initial values, each thread's code as
-its entry point compiled it (aarch64.py, x86_64.py), and the C test's final condition over
-the same registers and variables, with each register `n:rK` named as the machine register
-that holds it at the thread's end.
+"""A herd7 litmus test in an architecture's syntax (AArch64, X86_64, RISCV) for a translated
+LKMM litmus test: the same shared variables with the same initial values, each thread's code
+as its entry point compiled it (aarch64.py, x86_64.py, riscv64.py), and the C test's final
+condition over the same registers and variables, with each register `n:rK` named as the
+machine register that holds it at the thread's end.
 
 `test` is what `scripts/litmus2rust --json` says of the C test: variables in `Instance` order
 (the order of the registers that hold their addresses), each thread's registers with their
@@ -35,6 +35,8 @@ class Arch:
 AARCH64 = Arch('AArch64', [f'x{i}' for i in range(12)], lambda r: r.upper())
 X86_64 = Arch('X86_64', ['rdi', 'rsi', 'rdx', 'rcx', 'r8', 'r9', 'r10', 'r11', 'rax', 'r12',
                          'r13', 'r14'], lambda r: r)
+# a0..a7 and t3..t6, named as herd7's RISCV tests and riscv64.py name registers (x0..x31).
+RISCV64 = Arch('RISCV', [f'x{i}' for i in (*range(10, 18), *range(28, 32))], lambda r: r)
 
 
 def register_map(test, arch):

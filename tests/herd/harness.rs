@@ -2,7 +2,8 @@
 
 //! The harness of the herd7 check (`scripts/herd-check`): each litmus thread, as
 //! `scripts/litmus2rust` translates it for the in-kernel runner, compiled on its own into an
-//! entry point whose machine code the check turns into an AArch64 or X86_64 litmus test.
+//! entry point whose machine code the check turns into an AArch64, X86_64 or RISCV litmus
+//! test.
 //!
 //! An entry point (`entry!`) is the thread's body between two marker instructions. The first
 //! marker's `asm!` hands the thread the addresses of the shared variables in fixed registers
@@ -190,9 +191,9 @@ impl Srcu {
     }
 }
 
-/// The first marker: the addresses of the shared variables, in `x0`..`x7` (arm64) or `rdi`,
-/// `rsi`, `rdx`, `rcx`, `r8`..`r11` (x86_64), in `Instance` order; `scripts/herd-check` reads
-/// the same list (`scripts/lkmm/archtest.py`).
+/// The first marker: the addresses of the shared variables, in `x0`..`x7` (arm64), `a0`..`a7`
+/// (riscv64) or `rdi`, `rsi`, `rdx`, `rcx`, `r8`..`r11` (x86_64), in `Instance` order;
+/// `scripts/herd-check` reads the same list (`scripts/lkmm/archtest.py`).
 #[inline(always)]
 pub(crate) fn variables<'a>() -> Instance<'a> {
     let v: [*mut u8; 8];
@@ -217,12 +218,26 @@ pub(crate) fn variables<'a>() -> Instance<'a> {
              options(att_syntax, nostack, preserves_flags));
         v = [a, b, c, d, e, f, g, h];
     }
+    // The marker is an `addi` to `zero` with an immediate that names it (llvm-objdump: `li
+    // zero, 0x78`): a HINT, which the architecture defines as a no-op (RISC-V Unprivileged
+    // ISA, "HINT Instructions": ADDI with rd=x0, reserved for future standard use).
+    #[cfg(CONFIG_RISCV)]
+    // SAFETY: A no-op, as above.
+    unsafe {
+        let (a, b, c, d, e, f, g, h);
+        asm!("addi zero, zero, 120", out("a0") a, out("a1") b, out("a2") c, out("a3") d,
+             out("a4") e, out("a5") f, out("a6") g, out("a7") h,
+             options(nostack, preserves_flags));
+        v = [a, b, c, d, e, f, g, h];
+    }
     instance(&v)
 }
 
 /// The first marker of a test with more than 8 shared variables: [`variables`] and 4 more
-/// registers, `x8`..`x11` (arm64) or `rax`, `r12`..`r14` (x86_64). Only for such tests: the
-/// registers it takes are not free for the compiler's code (or the x86_64 lowering's).
+/// registers, `x8`..`x11` (arm64), `t3`..`t6` (riscv64: caller-saved, so the prologue saves
+/// none of them, and neither an argument register nor `t0`, the ISA's alternate link
+/// register) or `rax`, `r12`..`r14` (x86_64). Only for such tests: the registers it takes are
+/// not free for the compiler's code (or the x86_64 lowering's).
 #[inline(always)]
 pub(crate) fn variables_wide<'a>() -> Instance<'a> {
     let v: [*mut u8; MARKED_VARS];
@@ -243,6 +258,15 @@ pub(crate) fn variables_wide<'a>() -> Instance<'a> {
              out("r8") e, out("r9") f, out("r10") g, out("r11") h, out("rax") i,
              out("r12") j, out("r13") k, out("r14") l,
              options(att_syntax, nostack, preserves_flags));
+        v = [a, b, c, d, e, f, g, h, i, j, k, l];
+    }
+    #[cfg(CONFIG_RISCV)]
+    // SAFETY: As for `variables`.
+    unsafe {
+        let (a, b, c, d, e, f, g, h, i, j, k, l);
+        asm!("addi zero, zero, 120", out("a0") a, out("a1") b, out("a2") c, out("a3") d,
+             out("a4") e, out("a5") f, out("a6") g, out("a7") h, out("t3") i, out("t4") j,
+             out("t5") k, out("t6") l, options(nostack, preserves_flags));
         v = [a, b, c, d, e, f, g, h, i, j, k, l];
     }
     instance(&v)
@@ -278,6 +302,12 @@ pub(crate) fn registers(out: &[i64; MAX_REGS]) {
         asm!("nopl 0x68657202(%rax)", in("rdi") a, in("rsi") b, in("rdx") c, in("rcx") d,
              in("r8") e, in("r9") f, in("r10") g, in("r11") h,
              options(att_syntax, nostack, preserves_flags));
+    }
+    #[cfg(CONFIG_RISCV)]
+    // SAFETY: As above.
+    unsafe {
+        asm!("addi zero, zero, 121", in("a0") a, in("a1") b, in("a2") c, in("a3") d,
+             in("a4") e, in("a5") f, in("a6") g, in("a7") h, options(nostack, preserves_flags));
     }
 }
 
