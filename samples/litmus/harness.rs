@@ -409,10 +409,10 @@ pub(crate) fn synchronize_rcu_expedited() {
     unsafe { kernel::bindings::synchronize_rcu_expedited() };
 }
 
-/// `smp_mb__after_unlock_lock()`: nothing on x86 and arm64, as in C (`include/linux/rcupdate.h`,
-/// 6.12 line 1126: only `CONFIG_ARCH_WEAK_RELEASE_ACQUIRE`, powerpc, needs `smp_mb()`; their
-/// unlock and lock already order as a full barrier). The herd7 check holds it to the LKMM's
-/// full barrier.
+/// `smp_mb__after_unlock_lock()`: nothing, as in C (`include/linux/rcupdate.h`, 6.12 line 1126:
+/// only `CONFIG_ARCH_WEAK_RELEASE_ACQUIRE`, powerpc, needs `smp_mb()`; elsewhere an unlock and a
+/// lock already order as a full barrier, with the lock as strong as the architecture's:
+/// [`Lock`](test::Lock)). The herd7 check holds it to the LKMM's full barrier.
 #[allow(non_snake_case)]
 #[inline(always)]
 pub(crate) fn smp_mb__after_unlock_lock() {}

@@ -132,18 +132,36 @@ pub(crate) struct Test {
 }
 
 /// A test-and-set spinlock built on the library, with the LKMM semantics of `spin_lock()`
-/// (an ACQUIRE) and `spin_unlock()` (a RELEASE), as the kernel's qspinlock has.
+/// (an ACQUIRE) and `spin_unlock()` (a RELEASE), and as strong as the kernel's own lock of the
+/// architecture: the queued spinlock takes it with an acquire cmpxchg
+/// (`atomic_try_cmpxchg_acquire()`, kernel/locking/qspinlock.h), the generic ticket lock with a
+/// fully ordered read-modify-write (`atomic_fetch_add()`, `atomic_try_cmpxchg()`,
+/// include/asm-generic/spinlock.h:33-55), which is what an architecture without
+/// `CONFIG_ARCH_USE_QUEUED_SPINLOCKS` (riscv's ticket spinlocks) runs. That difference matters:
+/// riscv's `smp_mb__after_unlock_lock()` is empty, and only the fully ordered acquisition
+/// makes an unlock followed by a lock a full barrier there (LOCK+mbafterunlocklock).
 #[repr(transparent)]
 pub(crate) struct Lock(pub(crate) AtomicI32);
 
 impl Lock {
+    /// Takes the lock word from 0 to 1 with the ordering of the kernel's lock acquisition (see
+    /// the type's docs); whether it did.
+    #[inline(always)]
+    fn acquire(&self) -> bool {
+        #[cfg(CONFIG_ARCH_USE_QUEUED_SPINLOCKS)]
+        let found = self.0.cmpxchg_acquire(0, 1);
+        #[cfg(not(CONFIG_ARCH_USE_QUEUED_SPINLOCKS))]
+        let found = self.0.cmpxchg(0, 1);
+        found == 0
+    }
+
     /// `spin_lock()`: true once the lock is taken; false if `m` says that no thread can
     /// release it any more (a thread that ended holding it, or every thread waiting). herd7
     /// has no execution in which a thread waits forever: the caller returns at once and the
     /// runner does not count the execution.
     #[inline(always)]
     pub(crate) fn lock(&self, m: &Instance<'_>) -> bool {
-        while self.0.cmpxchg_acquire(0, 1) != 0 {
+        while !self.acquire() {
             if !m.wait_while(|| self.0.read() != 0) {
                 return false;
             }
@@ -154,7 +172,7 @@ impl Lock {
     /// `spin_trylock()`: whether the lock was taken.
     #[inline(always)]
     pub(crate) fn trylock(&self) -> bool {
-        self.0.cmpxchg_acquire(0, 1) == 0
+        self.acquire()
     }
 
     /// `spin_unlock()`.
