@@ -50,6 +50,11 @@ def problems(arch):
             out.append(f'{arch}: busybox={busybox} is neither host nor "debian <arch> <suite>"')
         if not re.fullmatch(r'[0-9a-f]{4}', d.get('elf_machine', '')):
             out.append(f'{arch}: a fetched busybox needs elf_machine= (4 hex digits)')
+    if d.get('herd_model'):
+        module = os.path.join(ROOT, 'scripts', 'lkmm', f'{d.get("herd_translator")}.py')
+        if not os.path.isfile(module):
+            out.append(f'{arch}: herd_model= without herd_translator= naming a module of '
+                       'scripts/lkmm/')
     if not d.get('memory', '').isdigit():
         out.append(f'{arch}: memory= is not a number of MiB')
     return out
@@ -71,6 +76,16 @@ class Descriptors(unittest.TestCase):
                 f.write(re.sub(r'^console=.*\n', '', text, flags=re.M))
             with mock.patch.object(targets, 'TARGETS', d):
                 self.assertEqual(problems('x86_64'), ['x86_64: no console='])
+
+    def test_a_herd_model_without_a_translator_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(ROOT, 'qemu', 'targets', 'riscv64'), encoding='utf-8') as f:
+                text = f.read()
+            with open(os.path.join(d, 'riscv64'), 'w', encoding='utf-8') as f:
+                f.write(re.sub(r'^herd_translator=.*\n', '', text, flags=re.M))
+            with mock.patch.object(targets, 'TARGETS', d):
+                self.assertEqual(len(problems('riscv64')), 1)
+                self.assertIn('herd_translator', problems('riscv64')[0])
 
     def test_an_unknown_architecture_names_the_known_ones(self):
         with self.assertRaises(targets.UnknownArch) as e:

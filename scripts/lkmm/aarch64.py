@@ -21,9 +21,11 @@ outside the list below.
 
 import re
 
-from . import cfg
+from . import archtest, cfg
 
 IN_MARKER, OUT_MARKER = '#0x78', '#0x79'
+# herd7's syntax of the translated code.
+SYNTAX = archtest.AARCH64
 
 MEMORY = re.compile(r'^(ldr|ldrsw|str|ldar|stlr|ldapr|ld(a)?xr|st(l)?xr|'
                     r'(ld|st)(add|clr|set|eor|smax|smin|umax|umin)(a|l|al)?|'

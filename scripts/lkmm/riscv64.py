@@ -44,10 +44,12 @@ herd7 7.58's RISCVSem.ml leaves unimplemented (`amomaxu`, `amominu`, `sltu`, `sl
 
 import re
 
-from . import cfg
+from . import archtest, cfg
 from .aarch64 import Unrepresentable
 
 IN_MARKER, OUT_MARKER = ('li', 'zero, 0x78'), ('li', 'zero, 0x79')
+# herd7's syntax of the translated code.
+SYNTAX = archtest.RISCV64
 ABI = ['zero', 'ra', 'sp', 'gp', 'tp', 't0', 't1', 't2', 's0', 's1'] + \
     [f'a{i}' for i in range(8)] + [f's{i}' for i in range(2, 12)] + [f't{i}' for i in range(3, 7)]
 X = {**{name: f'x{i}' for i, name in enumerate(ABI)}, 'fp': 'x8',

@@ -39,6 +39,11 @@ def paths(arch):
     return tuple(descriptor(arch).get('paths', '-').split())
 
 
+def herd_translator(arch):
+    """The module of scripts/lkmm/ that translates `arch`'s machine code for herd7, or None."""
+    return descriptor(arch).get('herd_translator') or None
+
+
 def herd_model(arch):
     """herd7's model of `arch` (a .cat file), or None where herd7 has none."""
     return descriptor(arch).get('herd_model') or None

@@ -36,10 +36,12 @@ paths.
 
 import re
 
-from . import cfg
+from . import archtest, cfg
 from .aarch64 import Unrepresentable
 
 IN_MARKER, OUT_MARKER = 'nopl 0x68657201(%rax)', 'nopl 0x68657202(%rax)'
+# herd7's syntax of the translated code.
+SYNTAX = archtest.X86_64
 SCRATCH = ['r12', 'r13', 'r14', 'r15', 'rbx', 'rbp']
 WIDTH = {'b': 8, 'w': 16, 'l': 32, 'q': 64}
 NAMES = {  # family -> name by width
