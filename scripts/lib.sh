@@ -198,6 +198,27 @@ herd_dir() {
 	done | sort -V | tail -n 1
 }
 
+# Downloads the .deb of PACKAGE from SUITE of the machine's own Debian archive into DIR, for
+# Debian architecture DEBARCH ('' for the machine's), with a private apt configuration (its
+# lists in DIR/lists): neither the machine's apt state nor dpkg's architectures change. Prints
+# the .deb's path.
+apt_fetch_deb() {
+	local suite=$1 debarch=$2 package=$3 dir=$4 uri o
+	uri=$(debian_archive_uri)
+	[ -n "$uri" ] || die "no Debian archive in /etc/apt/sources.list*: add one to fetch $package"
+	say "fetching $package${debarch:+:$debarch} from $uri $suite"
+	mkdir -p "$dir/lists/partial"
+	echo "deb $uri $suite main" > "$dir/sources.list"
+	o="-oDir::Etc::SourceList=$dir/sources.list -oDir::Etc::SourceParts=/dev/null"
+	o="$o -oDir::State::Lists=$dir/lists -oAPT::Get::List-Cleanup=0"
+	[ -z "$debarch" ] || o="$o -oAPT::Architecture=$debarch -oAPT::Architectures=$debarch"
+	# shellcheck disable=SC2086
+	apt-get $o update -q >&2 || die "apt-get update for $suite failed"
+	# shellcheck disable=SC2086
+	(cd "$dir" && apt-get $o download "$package" >&2) || die "apt-get download $package failed"
+	ls "$dir/${package}_"*.deb
+}
+
 # The first Debian archive address of the machine's own apt configuration (deb822 or
 # one-line format), without the security archive: where scripts/setup looks for sources.
 debian_archive_uri() {
