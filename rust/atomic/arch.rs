@@ -27,35 +27,27 @@
 use super::primitive::{Exchange, Primitive};
 use core::arch::asm;
 
-#[cfg(CONFIG_X86_64)]
+// An architecture's own file, unless `--cfg rust_atomic_fallback` asks for the generic one.
+#[cfg(all(CONFIG_X86_64, not(rust_atomic_fallback)))]
 #[path = "arch/x86.rs"]
 mod imp;
 
-#[cfg(CONFIG_ARM64)]
+#[cfg(all(CONFIG_ARM64, not(rust_atomic_fallback)))]
 #[path = "arch/arm64.rs"]
 mod imp;
 
-#[cfg(all(CONFIG_RISCV, CONFIG_64BIT))]
+#[cfg(all(CONFIG_RISCV, CONFIG_64BIT, not(rust_atomic_fallback)))]
 #[path = "arch/riscv64.rs"]
 mod imp;
 
-#[cfg(all(CONFIG_X86, not(CONFIG_X86_64)))]
-compile_error!(
-    "kernel::sync::atomic supports 64-bit x86 only (arch/x86.rs uses 64-bit registers and \
-     instructions): 32-bit x86 needs its own rust/atomic/arch/ file"
-);
-
-#[cfg(all(CONFIG_RISCV, not(CONFIG_64BIT)))]
-compile_error!(
-    "kernel::sync::atomic supports 64-bit RISC-V only (arch/riscv64.rs uses the .d AMOs), as \
-     Rust-for-Linux does (arch/riscv/Kconfig: RUSTC_SUPPORTS_RISCV depends on 64BIT)"
-);
-
-#[cfg(not(any(CONFIG_X86, CONFIG_ARM64, CONFIG_RISCV)))]
-compile_error!(
-    "kernel::sync::atomic has no implementation for this architecture: \
-     add rust/atomic/arch/<arch>.rs (x86_64, arm64 and riscv64 are supported)"
-);
+// Every other architecture the kernel builds Rust for, and any with `--cfg rust_atomic_fallback`:
+// the kernel's C operations, called (`arch/generic.rs`, with `fallback.c`).
+#[cfg(any(
+    rust_atomic_fallback,
+    not(any(CONFIG_X86_64, CONFIG_ARM64, all(CONFIG_RISCV, CONFIG_64BIT)))
+))]
+#[path = "arch/generic.rs"]
+mod imp;
 
 /// What an architecture provides: implemented by the type `Arch` of `arch/<arch>.rs`. (Public in
 /// a private module, as the marker types are: the typed API names them in its public traits.)
