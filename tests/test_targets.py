@@ -18,7 +18,7 @@ from lkmm import targets  # noqa: E402 (after the path it is found on)
 
 # What the scripts read of every descriptor (scripts/lib.sh arch_var, scripts/lkmm/targets.py).
 REQUIRED = ('karch', 'srcarch', 'kernels', 'image', 'main_job', 'qemu', 'packages', 'machine',
-            'memory', 'console', 'cpus', 'busybox', 'paths')
+            'memory', 'console', 'cpus', 'busybox', 'paths', 'library')
 
 
 def kernels():
@@ -42,6 +42,10 @@ def problems(arch):
     for cpu in d.get('cpus', '').split():
         if not d.get(f'atomics.{cpu}'):
             out.append(f'{arch}: no atomics.{cpu}= (what the samples report on that CPU model)')
+    if d.get('library') not in ('asm', 'fallback'):
+        out.append(f'{arch}: library= is neither asm nor fallback')
+    if d.get('fallback_test', 'no') not in ('yes', 'no'):
+        out.append(f'{arch}: fallback_test= is neither yes nor no')
     if d.get('main_job') not in ('yes', 'no'):
         out.append(f'{arch}: main_job= is neither yes nor no')
     busybox = d.get('busybox', '')
