@@ -73,8 +73,10 @@ mod mutant;
 /// The primitives the typed API is built on: the architecture's, or, in a mutation-test build,
 /// the architecture's wrapped by `atomic/mutant.rs`.
 mod backend {
+    /// C's `long` (`arch.rs`: from `CONFIG_64BIT`).
+    pub(crate) use super::arch::Long;
     #[cfg(not(rust_atomic_mutant))]
-    pub(crate) use super::arch::{I16, I32, I64, I8};
+    pub(crate) use super::arch::{ILong, I16, I32, I64, I8};
 
     #[cfg(rust_atomic_mutant)]
     pub(crate) type I8 = super::mutant::Mutant<super::arch::I8>;
@@ -84,6 +86,8 @@ mod backend {
     pub(crate) type I32 = super::mutant::Mutant<super::arch::I32>;
     #[cfg(rust_atomic_mutant)]
     pub(crate) type I64 = super::mutant::Mutant<super::arch::I64>;
+    #[cfg(rust_atomic_mutant)]
+    pub(crate) type ILong = super::mutant::Mutant<super::arch::ILong>;
 
     /// The barriers.
     #[cfg(not(rust_atomic_mutant))]

@@ -128,6 +128,23 @@ pub(crate) type I32 = <Arch as Contract>::I32;
 /// The primitives on `i64`.
 pub(crate) type I64 = <Arch as Contract>::I64;
 
+/// C's `long`: the width of `isize`, `usize`, pointers and `atomic_long_t`, decided here once.
+/// `atomic_long_t` is `atomic64_t` with `CONFIG_64BIT` and `atomic_t` without
+/// (`include/linux/atomic/atomic-long.h`, 6.12: lines 12-22), as upstream's `isize_atomic_repr`.
+#[cfg(CONFIG_64BIT)]
+pub(crate) type Long = i64;
+/// C's `long`: see above.
+#[cfg(not(CONFIG_64BIT))]
+pub(crate) type Long = i32;
+/// The primitives on C's `long` ([`Long`]): those of `atomic64_t` or of `atomic_t`.
+#[cfg(CONFIG_64BIT)]
+pub(crate) type ILong = I64;
+/// The primitives on C's `long`: see above.
+#[cfg(not(CONFIG_64BIT))]
+pub(crate) type ILong = I32;
+
+const _: () = assert!(core::mem::size_of::<Long>() == core::mem::size_of::<usize>());
+
 /// See [`Contract::ACQUIRE_RELEASE_VOLATILE`].
 pub(crate) const ACQUIRE_RELEASE_VOLATILE: bool = <Arch as Contract>::ACQUIRE_RELEASE_VOLATILE;
 

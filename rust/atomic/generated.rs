@@ -5,7 +5,7 @@
 
 //! The atomic types and their operations, one method per operation and ordering.
 
-use super::backend::{I16, I32, I64, I8};
+use super::backend::{ILong, Long, I16, I32, I64, I8};
 use super::instrument::{self, Access};
 use super::primitive::{Exchange, LoadStore, Order, Primitive, Rmw};
 use super::Atomic;
@@ -4113,8 +4113,8 @@ pub struct AtomicIsize(UnsafeCell<isize>);
 // SAFETY: By the type invariant every access that may run concurrently is atomic.
 unsafe impl Sync for AtomicIsize {}
 
-const _: () = assert!(core::mem::size_of::<AtomicIsize>() == core::mem::size_of::<i64>());
-const _: () = assert!(core::mem::align_of::<AtomicIsize>() == core::mem::align_of::<i64>());
+const _: () = assert!(core::mem::size_of::<AtomicIsize>() == core::mem::size_of::<Long>());
+const _: () = assert!(core::mem::align_of::<AtomicIsize>() == core::mem::align_of::<Long>());
 
 impl AtomicIsize {
     /// Creates an atomic value.
@@ -4238,10 +4238,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn read(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::load(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::read(p) as isize }
+        unsafe { ILong::read(p) as isize }
     }
 
     /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
@@ -4259,10 +4259,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn read_acquire(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::load(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::read_acquire(p) as isize }
+        unsafe { ILong::read_acquire(p) as isize }
     }
 
     /// Sets the value to `i` (`WRITE_ONCE()`).
@@ -4280,10 +4280,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn set(&self, i: isize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::store(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::set(p, i as i64) }
+        unsafe { ILong::set(p, i as Long) }
     }
 
     /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
@@ -4302,10 +4302,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn set_release(&self, i: isize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::store(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::set_release(p, i as i64) }
+        unsafe { ILong::set_release(p, i as Long) }
     }
 
     /// Atomically adds `i` to the value; returns nothing and orders nothing.
@@ -4323,10 +4323,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn add(&self, i: isize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::Add, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::Add, i as Long) }
     }
 
     /// Atomically adds `i` to the value and returns the new value.
@@ -4344,10 +4344,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn add_return(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Full) as isize }
+        unsafe { ILong::rmw_return(p, Rmw::Add, i as Long, Order::Full) as isize }
     }
 
     /// Atomically adds `i` to the value and returns the new value.
@@ -4366,10 +4366,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn add_return_acquire(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Acquire) as isize }
+        unsafe { ILong::rmw_return(p, Rmw::Add, i as Long, Order::Acquire) as isize }
     }
 
     /// Atomically adds `i` to the value and returns the new value.
@@ -4388,10 +4388,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn add_return_release(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Release) as isize }
+        unsafe { ILong::rmw_return(p, Rmw::Add, i as Long, Order::Release) as isize }
     }
 
     /// Atomically adds `i` to the value and returns the new value.
@@ -4409,10 +4409,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn add_return_relaxed(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Relaxed) as isize }
+        unsafe { ILong::rmw_return(p, Rmw::Add, i as Long, Order::Relaxed) as isize }
     }
 
     /// Atomically adds `i` to the value and returns the old value.
@@ -4430,10 +4430,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_add(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Full) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Add, i as Long, Order::Full) as isize }
     }
 
     /// Atomically adds `i` to the value and returns the old value.
@@ -4452,10 +4452,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_add_acquire(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Acquire) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Add, i as Long, Order::Acquire) as isize }
     }
 
     /// Atomically adds `i` to the value and returns the old value.
@@ -4474,10 +4474,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_add_release(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Release) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Add, i as Long, Order::Release) as isize }
     }
 
     /// Atomically adds `i` to the value and returns the old value.
@@ -4495,10 +4495,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_add_relaxed(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Relaxed) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Add, i as Long, Order::Relaxed) as isize }
     }
 
     /// Atomically subtracts `i` from the value; returns nothing and orders nothing.
@@ -4516,10 +4516,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn sub(&self, i: isize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::Sub, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::Sub, i as Long) }
     }
 
     /// Atomically subtracts `i` from the value and returns the new value.
@@ -4537,10 +4537,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn sub_return(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Full) as isize }
+        unsafe { ILong::rmw_return(p, Rmw::Sub, i as Long, Order::Full) as isize }
     }
 
     /// Atomically subtracts `i` from the value and returns the new value.
@@ -4559,10 +4559,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn sub_return_acquire(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Acquire) as isize }
+        unsafe { ILong::rmw_return(p, Rmw::Sub, i as Long, Order::Acquire) as isize }
     }
 
     /// Atomically subtracts `i` from the value and returns the new value.
@@ -4581,10 +4581,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn sub_return_release(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Release) as isize }
+        unsafe { ILong::rmw_return(p, Rmw::Sub, i as Long, Order::Release) as isize }
     }
 
     /// Atomically subtracts `i` from the value and returns the new value.
@@ -4602,10 +4602,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn sub_return_relaxed(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Relaxed) as isize }
+        unsafe { ILong::rmw_return(p, Rmw::Sub, i as Long, Order::Relaxed) as isize }
     }
 
     /// Atomically subtracts `i` from the value and returns the old value.
@@ -4623,10 +4623,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_sub(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Full) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Sub, i as Long, Order::Full) as isize }
     }
 
     /// Atomically subtracts `i` from the value and returns the old value.
@@ -4645,10 +4645,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_sub_acquire(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Acquire) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Sub, i as Long, Order::Acquire) as isize }
     }
 
     /// Atomically subtracts `i` from the value and returns the old value.
@@ -4667,10 +4667,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_sub_release(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Release) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Sub, i as Long, Order::Release) as isize }
     }
 
     /// Atomically subtracts `i` from the value and returns the old value.
@@ -4688,10 +4688,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_sub_relaxed(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Relaxed) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Sub, i as Long, Order::Relaxed) as isize }
     }
 
     /// Atomically adds one to the value; returns nothing and orders nothing.
@@ -4709,10 +4709,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn inc(&self) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::inc(p) }
+        unsafe { ILong::inc(p) }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -4730,10 +4730,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn inc_return(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Full) as isize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Add, Order::Full) as isize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -4752,10 +4752,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn inc_return_acquire(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Acquire) as isize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Add, Order::Acquire) as isize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -4774,10 +4774,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn inc_return_release(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Release) as isize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Add, Order::Release) as isize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -4795,10 +4795,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn inc_return_relaxed(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Relaxed) as isize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Add, Order::Relaxed) as isize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -4816,10 +4816,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_inc(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Full) as isize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Add, Order::Full) as isize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -4838,10 +4838,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_inc_acquire(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as isize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as isize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -4860,10 +4860,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_inc_release(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Release) as isize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Add, Order::Release) as isize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -4881,10 +4881,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_inc_relaxed(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as isize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as isize }
     }
 
     /// Atomically subtracts one from the value; returns nothing and orders nothing.
@@ -4902,10 +4902,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn dec(&self) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::dec(p) }
+        unsafe { ILong::dec(p) }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -4923,10 +4923,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn dec_return(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Full) as isize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Sub, Order::Full) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -4945,10 +4945,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn dec_return_acquire(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Acquire) as isize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Sub, Order::Acquire) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -4967,10 +4967,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn dec_return_release(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Release) as isize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Sub, Order::Release) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -4988,10 +4988,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn dec_return_relaxed(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as isize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -5009,10 +5009,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_dec(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Full) as isize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Sub, Order::Full) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -5031,10 +5031,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_dec_acquire(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as isize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -5053,10 +5053,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_dec_release(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Release) as isize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Sub, Order::Release) as isize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -5074,10 +5074,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_dec_relaxed(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as isize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as isize }
     }
 
     /// Atomically stores the bitwise AND of the value and `i`; returns nothing and orders nothing.
@@ -5095,10 +5095,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn and(&self, i: isize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::And, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::And, i as Long) }
     }
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
@@ -5116,10 +5116,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_and(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Full) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::And, i as Long, Order::Full) as isize }
     }
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
@@ -5138,10 +5138,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_and_acquire(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Acquire) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::And, i as Long, Order::Acquire) as isize }
     }
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
@@ -5160,10 +5160,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_and_release(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Release) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::And, i as Long, Order::Release) as isize }
     }
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
@@ -5181,10 +5181,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_and_relaxed(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Relaxed) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::And, i as Long, Order::Relaxed) as isize }
     }
 
     /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing
@@ -5203,10 +5203,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn andnot(&self, i: isize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::AndNot, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::AndNot, i as Long) }
     }
 
     /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
@@ -5225,10 +5225,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_andnot(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Full) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::AndNot, i as Long, Order::Full) as isize }
     }
 
     /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
@@ -5248,10 +5248,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_andnot_acquire(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Acquire) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::AndNot, i as Long, Order::Acquire) as isize }
     }
 
     /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
@@ -5271,10 +5271,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_andnot_release(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Release) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::AndNot, i as Long, Order::Release) as isize }
     }
 
     /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
@@ -5293,10 +5293,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_andnot_relaxed(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Relaxed) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::AndNot, i as Long, Order::Relaxed) as isize }
     }
 
     /// Atomically stores the bitwise OR of the value and `i`; returns nothing and orders nothing.
@@ -5314,10 +5314,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn or(&self, i: isize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::Or, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::Or, i as Long) }
     }
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
@@ -5335,10 +5335,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_or(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Full) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Or, i as Long, Order::Full) as isize }
     }
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
@@ -5357,10 +5357,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_or_acquire(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Acquire) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Or, i as Long, Order::Acquire) as isize }
     }
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
@@ -5379,10 +5379,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_or_release(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Release) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Or, i as Long, Order::Release) as isize }
     }
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
@@ -5400,10 +5400,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_or_relaxed(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Relaxed) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Or, i as Long, Order::Relaxed) as isize }
     }
 
     /// Atomically stores the bitwise XOR of the value and `i`; returns nothing and orders nothing.
@@ -5421,10 +5421,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn xor(&self, i: isize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::Xor, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::Xor, i as Long) }
     }
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
@@ -5442,10 +5442,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_xor(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Full) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Xor, i as Long, Order::Full) as isize }
     }
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
@@ -5464,10 +5464,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_xor_acquire(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Acquire) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Xor, i as Long, Order::Acquire) as isize }
     }
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
@@ -5486,10 +5486,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_xor_release(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Release) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Xor, i as Long, Order::Release) as isize }
     }
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
@@ -5507,10 +5507,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_xor_relaxed(&self, i: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Relaxed) as isize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Xor, i as Long, Order::Relaxed) as isize }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -5528,10 +5528,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn xchg(&self, new: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::xchg(p, new as i64, Order::Full) as isize }
+        unsafe { ILong::xchg(p, new as Long, Order::Full) as isize }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -5550,10 +5550,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn xchg_acquire(&self, new: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::xchg(p, new as i64, Order::Acquire) as isize }
+        unsafe { ILong::xchg(p, new as Long, Order::Acquire) as isize }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -5571,10 +5571,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn xchg_release(&self, new: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::xchg(p, new as i64, Order::Release) as isize }
+        unsafe { ILong::xchg(p, new as Long, Order::Release) as isize }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -5592,10 +5592,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::xchg(p, new as i64, Order::Relaxed) as isize }
+        unsafe { ILong::xchg(p, new as Long, Order::Relaxed) as isize }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -5617,10 +5617,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn cmpxchg(&self, old: isize, new: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Full) as isize }
+        unsafe { ILong::cmpxchg(p, old as Long, new as Long, Order::Full) as isize }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -5643,10 +5643,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: isize, new: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Acquire) as isize }
+        unsafe { ILong::cmpxchg(p, old as Long, new as Long, Order::Acquire) as isize }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -5669,10 +5669,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: isize, new: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Release) as isize }
+        unsafe { ILong::cmpxchg(p, old as Long, new as Long, Order::Release) as isize }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -5694,10 +5694,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: isize, new: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Relaxed) as isize }
+        unsafe { ILong::cmpxchg(p, old as Long, new as Long, Order::Relaxed) as isize }
     }
 
     /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
@@ -5722,12 +5722,12 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut isize, new: isize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
-        let mut found = *old as i64;
+        let mut found = *old as Long;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Full) };
+        let stored = unsafe { ILong::try_cmpxchg(p, &mut found, new as Long, Order::Full) };
         *old = found as isize;
         stored
     }
@@ -5755,12 +5755,12 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut isize, new: isize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
-        let mut found = *old as i64;
+        let mut found = *old as Long;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Acquire) };
+        let stored = unsafe { ILong::try_cmpxchg(p, &mut found, new as Long, Order::Acquire) };
         *old = found as isize;
         stored
     }
@@ -5788,12 +5788,12 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut isize, new: isize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
-        let mut found = *old as i64;
+        let mut found = *old as Long;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Release) };
+        let stored = unsafe { ILong::try_cmpxchg(p, &mut found, new as Long, Order::Release) };
         *old = found as isize;
         stored
     }
@@ -5820,12 +5820,12 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut isize, new: isize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
-        let mut found = *old as i64;
+        let mut found = *old as Long;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Relaxed) };
+        let stored = unsafe { ILong::try_cmpxchg(p, &mut found, new as Long, Order::Relaxed) };
         *old = found as isize;
         stored
     }
@@ -5846,10 +5846,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn sub_and_test(&self, i: isize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::sub_and_test(p, i as i64) }
+        unsafe { ILong::sub_and_test(p, i as Long) }
     }
 
     /// Atomically subtracts one from the value; returns whether the result is zero.
@@ -5868,10 +5868,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn dec_and_test(&self) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::dec_and_test(p) }
+        unsafe { ILong::dec_and_test(p) }
     }
 
     /// Atomically adds one to the value; returns whether the result is zero.
@@ -5890,10 +5890,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn inc_and_test(&self) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::inc_and_test(p) }
+        unsafe { ILong::inc_and_test(p) }
     }
 
     /// Atomically adds `i` to the value; returns whether the result is negative.
@@ -5912,10 +5912,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn add_negative(&self, i: isize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::add_negative(p, i as i64, Order::Full) }
+        unsafe { ILong::add_negative(p, i as Long, Order::Full) }
     }
 
     /// Atomically adds `i` to the value; returns whether the result is negative.
@@ -5935,10 +5935,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn add_negative_acquire(&self, i: isize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::add_negative(p, i as i64, Order::Acquire) }
+        unsafe { ILong::add_negative(p, i as Long, Order::Acquire) }
     }
 
     /// Atomically adds `i` to the value; returns whether the result is negative.
@@ -5958,10 +5958,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn add_negative_release(&self, i: isize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::add_negative(p, i as i64, Order::Release) }
+        unsafe { ILong::add_negative(p, i as Long, Order::Release) }
     }
 
     /// Atomically adds `i` to the value; returns whether the result is negative.
@@ -5980,10 +5980,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn add_negative_relaxed(&self, i: isize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::add_negative(p, i as i64, Order::Relaxed) }
+        unsafe { ILong::add_negative(p, i as Long, Order::Relaxed) }
     }
 
     /// Atomically adds `a` to the value unless the value is `u`; returns the old value.
@@ -6004,10 +6004,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn fetch_add_unless(&self, a: isize, u: isize) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_add_unless(p, a as i64, u as i64) as isize }
+        unsafe { ILong::fetch_add_unless(p, a as Long, u as Long) as isize }
     }
 
     /// Atomically adds `a` to the value unless the value is `u`; returns whether it added.
@@ -6028,10 +6028,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn add_unless(&self, a: isize, u: isize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_add_unless(p, a as i64, u as i64) != u as i64 }
+        unsafe { ILong::fetch_add_unless(p, a as Long, u as Long) != u as Long }
     }
 
     /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
@@ -6053,10 +6053,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn inc_not_zero(&self) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::inc_not_zero(p) }
+        unsafe { ILong::inc_not_zero(p) }
     }
 
     /// Atomically adds one to the value unless it is negative; returns whether it added.
@@ -6077,10 +6077,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn inc_unless_negative(&self) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::inc_unless_negative(p) }
+        unsafe { ILong::inc_unless_negative(p) }
     }
 
     /// Atomically subtracts one from the value unless it is positive; returns whether it
@@ -6102,10 +6102,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn dec_unless_positive(&self) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::dec_unless_positive(p) }
+        unsafe { ILong::dec_unless_positive(p) }
     }
 
     /// Atomically subtracts one from the value unless the result would be negative; returns the old
@@ -6127,10 +6127,10 @@ impl AtomicIsize {
     /// ```
     #[inline(always)]
     pub fn dec_if_positive(&self) -> isize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::dec_if_positive(p) as isize }
+        unsafe { ILong::dec_if_positive(p) as isize }
     }
 }
 
@@ -9936,8 +9936,8 @@ pub struct AtomicUsize(UnsafeCell<usize>);
 // SAFETY: By the type invariant every access that may run concurrently is atomic.
 unsafe impl Sync for AtomicUsize {}
 
-const _: () = assert!(core::mem::size_of::<AtomicUsize>() == core::mem::size_of::<i64>());
-const _: () = assert!(core::mem::align_of::<AtomicUsize>() == core::mem::align_of::<i64>());
+const _: () = assert!(core::mem::size_of::<AtomicUsize>() == core::mem::size_of::<Long>());
+const _: () = assert!(core::mem::align_of::<AtomicUsize>() == core::mem::align_of::<Long>());
 
 impl AtomicUsize {
     /// Creates an atomic value.
@@ -10061,10 +10061,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn read(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::load(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::read(p) as usize }
+        unsafe { ILong::read(p) as usize }
     }
 
     /// Reads the value with ACQUIRE ordering (`smp_load_acquire()`): later accesses are not
@@ -10082,10 +10082,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn read_acquire(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::load(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::read_acquire(p) as usize }
+        unsafe { ILong::read_acquire(p) as usize }
     }
 
     /// Sets the value to `i` (`WRITE_ONCE()`).
@@ -10103,10 +10103,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn set(&self, i: usize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::store(p, false, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::set(p, i as i64) }
+        unsafe { ILong::set(p, i as Long) }
     }
 
     /// Sets the value to `i` with RELEASE ordering (`smp_store_release()`): earlier accesses are
@@ -10125,10 +10125,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn set_release(&self, i: usize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::store(p, true, false);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::set_release(p, i as i64) }
+        unsafe { ILong::set_release(p, i as Long) }
     }
 
     /// Atomically adds `i` to the value; returns nothing and orders nothing.
@@ -10146,10 +10146,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn add(&self, i: usize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::Add, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::Add, i as Long) }
     }
 
     /// Atomically adds `i` to the value and returns the new value.
@@ -10167,10 +10167,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn add_return(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Full) as usize }
+        unsafe { ILong::rmw_return(p, Rmw::Add, i as Long, Order::Full) as usize }
     }
 
     /// Atomically adds `i` to the value and returns the new value.
@@ -10189,10 +10189,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn add_return_acquire(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Acquire) as usize }
+        unsafe { ILong::rmw_return(p, Rmw::Add, i as Long, Order::Acquire) as usize }
     }
 
     /// Atomically adds `i` to the value and returns the new value.
@@ -10211,10 +10211,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn add_return_release(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Release) as usize }
+        unsafe { ILong::rmw_return(p, Rmw::Add, i as Long, Order::Release) as usize }
     }
 
     /// Atomically adds `i` to the value and returns the new value.
@@ -10232,10 +10232,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn add_return_relaxed(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Add, i as i64, Order::Relaxed) as usize }
+        unsafe { ILong::rmw_return(p, Rmw::Add, i as Long, Order::Relaxed) as usize }
     }
 
     /// Atomically adds `i` to the value and returns the old value.
@@ -10253,10 +10253,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_add(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Full) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Add, i as Long, Order::Full) as usize }
     }
 
     /// Atomically adds `i` to the value and returns the old value.
@@ -10275,10 +10275,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_add_acquire(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Acquire) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Add, i as Long, Order::Acquire) as usize }
     }
 
     /// Atomically adds `i` to the value and returns the old value.
@@ -10297,10 +10297,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_add_release(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Release) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Add, i as Long, Order::Release) as usize }
     }
 
     /// Atomically adds `i` to the value and returns the old value.
@@ -10318,10 +10318,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_add_relaxed(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Add, i as i64, Order::Relaxed) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Add, i as Long, Order::Relaxed) as usize }
     }
 
     /// Atomically subtracts `i` from the value; returns nothing and orders nothing.
@@ -10339,10 +10339,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn sub(&self, i: usize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::Sub, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::Sub, i as Long) }
     }
 
     /// Atomically subtracts `i` from the value and returns the new value.
@@ -10360,10 +10360,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn sub_return(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Full) as usize }
+        unsafe { ILong::rmw_return(p, Rmw::Sub, i as Long, Order::Full) as usize }
     }
 
     /// Atomically subtracts `i` from the value and returns the new value.
@@ -10382,10 +10382,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn sub_return_acquire(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Acquire) as usize }
+        unsafe { ILong::rmw_return(p, Rmw::Sub, i as Long, Order::Acquire) as usize }
     }
 
     /// Atomically subtracts `i` from the value and returns the new value.
@@ -10404,10 +10404,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn sub_return_release(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Release) as usize }
+        unsafe { ILong::rmw_return(p, Rmw::Sub, i as Long, Order::Release) as usize }
     }
 
     /// Atomically subtracts `i` from the value and returns the new value.
@@ -10425,10 +10425,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn sub_return_relaxed(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return(p, Rmw::Sub, i as i64, Order::Relaxed) as usize }
+        unsafe { ILong::rmw_return(p, Rmw::Sub, i as Long, Order::Relaxed) as usize }
     }
 
     /// Atomically subtracts `i` from the value and returns the old value.
@@ -10446,10 +10446,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_sub(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Full) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Sub, i as Long, Order::Full) as usize }
     }
 
     /// Atomically subtracts `i` from the value and returns the old value.
@@ -10468,10 +10468,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_sub_acquire(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Acquire) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Sub, i as Long, Order::Acquire) as usize }
     }
 
     /// Atomically subtracts `i` from the value and returns the old value.
@@ -10490,10 +10490,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_sub_release(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Release) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Sub, i as Long, Order::Release) as usize }
     }
 
     /// Atomically subtracts `i` from the value and returns the old value.
@@ -10511,10 +10511,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_sub_relaxed(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Sub, i as i64, Order::Relaxed) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Sub, i as Long, Order::Relaxed) as usize }
     }
 
     /// Atomically adds one to the value; returns nothing and orders nothing.
@@ -10532,10 +10532,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn inc(&self) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::inc(p) }
+        unsafe { ILong::inc(p) }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -10553,10 +10553,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn inc_return(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Full) as usize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Add, Order::Full) as usize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -10575,10 +10575,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn inc_return_acquire(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Acquire) as usize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Add, Order::Acquire) as usize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -10597,10 +10597,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn inc_return_release(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Release) as usize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Add, Order::Release) as usize }
     }
 
     /// Atomically adds one to the value and returns the new value.
@@ -10618,10 +10618,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn inc_return_relaxed(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Add, Order::Relaxed) as usize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Add, Order::Relaxed) as usize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -10639,10 +10639,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_inc(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Full) as usize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Add, Order::Full) as usize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -10661,10 +10661,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_inc_acquire(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as usize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Add, Order::Acquire) as usize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -10683,10 +10683,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_inc_release(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Release) as usize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Add, Order::Release) as usize }
     }
 
     /// Atomically adds one to the value and returns the old value.
@@ -10704,10 +10704,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_inc_relaxed(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as usize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Add, Order::Relaxed) as usize }
     }
 
     /// Atomically subtracts one from the value; returns nothing and orders nothing.
@@ -10725,10 +10725,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn dec(&self) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::dec(p) }
+        unsafe { ILong::dec(p) }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -10746,10 +10746,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn dec_return(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Full) as usize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Sub, Order::Full) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -10768,10 +10768,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn dec_return_acquire(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Acquire) as usize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Sub, Order::Acquire) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -10790,10 +10790,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn dec_return_release(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Release) as usize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Sub, Order::Release) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the new value.
@@ -10811,10 +10811,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn dec_return_relaxed(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as usize }
+        unsafe { ILong::rmw_return_one(p, Rmw::Sub, Order::Relaxed) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -10832,10 +10832,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_dec(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Full) as usize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Sub, Order::Full) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -10854,10 +10854,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_dec_acquire(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as usize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Sub, Order::Acquire) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -10876,10 +10876,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_dec_release(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Release) as usize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Sub, Order::Release) as usize }
     }
 
     /// Atomically subtracts one from the value and returns the old value.
@@ -10897,10 +10897,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_dec_relaxed(&self) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as usize }
+        unsafe { ILong::fetch_rmw_one(p, Rmw::Sub, Order::Relaxed) as usize }
     }
 
     /// Atomically stores the bitwise AND of the value and `i`; returns nothing and orders nothing.
@@ -10918,10 +10918,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn and(&self, i: usize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::And, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::And, i as Long) }
     }
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
@@ -10939,10 +10939,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_and(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Full) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::And, i as Long, Order::Full) as usize }
     }
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
@@ -10961,10 +10961,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_and_acquire(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Acquire) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::And, i as Long, Order::Acquire) as usize }
     }
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
@@ -10983,10 +10983,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_and_release(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Release) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::And, i as Long, Order::Release) as usize }
     }
 
     /// Atomically stores the bitwise AND of the value and `i` and returns the old value.
@@ -11004,10 +11004,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_and_relaxed(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::And, i as i64, Order::Relaxed) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::And, i as Long, Order::Relaxed) as usize }
     }
 
     /// Atomically stores the bitwise AND of the value and the complement of `i`; returns nothing
@@ -11026,10 +11026,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn andnot(&self, i: usize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::AndNot, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::AndNot, i as Long) }
     }
 
     /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
@@ -11048,10 +11048,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_andnot(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Full) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::AndNot, i as Long, Order::Full) as usize }
     }
 
     /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
@@ -11071,10 +11071,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_andnot_acquire(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Acquire) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::AndNot, i as Long, Order::Acquire) as usize }
     }
 
     /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
@@ -11094,10 +11094,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_andnot_release(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Release) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::AndNot, i as Long, Order::Release) as usize }
     }
 
     /// Atomically stores the bitwise AND of the value and the complement of `i` and returns the old
@@ -11116,10 +11116,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_andnot_relaxed(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::AndNot, i as i64, Order::Relaxed) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::AndNot, i as Long, Order::Relaxed) as usize }
     }
 
     /// Atomically stores the bitwise OR of the value and `i`; returns nothing and orders nothing.
@@ -11137,10 +11137,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn or(&self, i: usize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::Or, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::Or, i as Long) }
     }
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
@@ -11158,10 +11158,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_or(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Full) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Or, i as Long, Order::Full) as usize }
     }
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
@@ -11180,10 +11180,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_or_acquire(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Acquire) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Or, i as Long, Order::Acquire) as usize }
     }
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
@@ -11202,10 +11202,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_or_release(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Release) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Or, i as Long, Order::Release) as usize }
     }
 
     /// Atomically stores the bitwise OR of the value and `i` and returns the old value.
@@ -11223,10 +11223,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_or_relaxed(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Or, i as i64, Order::Relaxed) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Or, i as Long, Order::Relaxed) as usize }
     }
 
     /// Atomically stores the bitwise XOR of the value and `i`; returns nothing and orders nothing.
@@ -11244,10 +11244,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn xor(&self, i: usize) {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::rmw(p, Rmw::Xor, i as i64) }
+        unsafe { ILong::rmw(p, Rmw::Xor, i as Long) }
     }
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
@@ -11265,10 +11265,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_xor(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Full) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Xor, i as Long, Order::Full) as usize }
     }
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
@@ -11287,10 +11287,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_xor_acquire(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Acquire) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Xor, i as Long, Order::Acquire) as usize }
     }
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
@@ -11309,10 +11309,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_xor_release(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Release) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Xor, i as Long, Order::Release) as usize }
     }
 
     /// Atomically stores the bitwise XOR of the value and `i` and returns the old value.
@@ -11330,10 +11330,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_xor_relaxed(&self, i: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_rmw(p, Rmw::Xor, i as i64, Order::Relaxed) as usize }
+        unsafe { ILong::fetch_rmw(p, Rmw::Xor, i as Long, Order::Relaxed) as usize }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -11351,10 +11351,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn xchg(&self, new: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::xchg(p, new as i64, Order::Full) as usize }
+        unsafe { ILong::xchg(p, new as Long, Order::Full) as usize }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -11373,10 +11373,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn xchg_acquire(&self, new: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::xchg(p, new as i64, Order::Acquire) as usize }
+        unsafe { ILong::xchg(p, new as Long, Order::Acquire) as usize }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -11394,10 +11394,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn xchg_release(&self, new: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::xchg(p, new as i64, Order::Release) as usize }
+        unsafe { ILong::xchg(p, new as Long, Order::Release) as usize }
     }
 
     /// Atomically sets the value to `new` and returns the old value.
@@ -11415,10 +11415,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn xchg_relaxed(&self, new: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::xchg(p, new as i64, Order::Relaxed) as usize }
+        unsafe { ILong::xchg(p, new as Long, Order::Relaxed) as usize }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -11440,10 +11440,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn cmpxchg(&self, old: usize, new: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Full) as usize }
+        unsafe { ILong::cmpxchg(p, old as Long, new as Long, Order::Full) as usize }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -11466,10 +11466,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn cmpxchg_acquire(&self, old: usize, new: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Acquire) as usize }
+        unsafe { ILong::cmpxchg(p, old as Long, new as Long, Order::Acquire) as usize }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -11492,10 +11492,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn cmpxchg_release(&self, old: usize, new: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Release) as usize }
+        unsafe { ILong::cmpxchg(p, old as Long, new as Long, Order::Release) as usize }
     }
 
     /// Atomically sets the value to `new` if it is `old`; returns the value found, which is `old`
@@ -11517,10 +11517,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn cmpxchg_relaxed(&self, old: usize, new: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::cmpxchg(p, old as i64, new as i64, Order::Relaxed) as usize }
+        unsafe { ILong::cmpxchg(p, old as Long, new as Long, Order::Relaxed) as usize }
     }
 
     /// Atomically sets the value to `new` if it is `*old`; returns whether it stored, and if it did
@@ -11545,12 +11545,12 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn try_cmpxchg(&self, old: &mut usize, new: usize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
-        let mut found = *old as i64;
+        let mut found = *old as Long;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Full) };
+        let stored = unsafe { ILong::try_cmpxchg(p, &mut found, new as Long, Order::Full) };
         *old = found as usize;
         stored
     }
@@ -11578,12 +11578,12 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn try_cmpxchg_acquire(&self, old: &mut usize, new: usize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Acquire);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
-        let mut found = *old as i64;
+        let mut found = *old as Long;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Acquire) };
+        let stored = unsafe { ILong::try_cmpxchg(p, &mut found, new as Long, Order::Acquire) };
         *old = found as usize;
         stored
     }
@@ -11611,12 +11611,12 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn try_cmpxchg_release(&self, old: &mut usize, new: usize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Release);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
-        let mut found = *old as i64;
+        let mut found = *old as Long;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Release) };
+        let stored = unsafe { ILong::try_cmpxchg(p, &mut found, new as Long, Order::Release) };
         *old = found as usize;
         stored
     }
@@ -11643,12 +11643,12 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn try_cmpxchg_relaxed(&self, old: &mut usize, new: usize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Relaxed);
         instrument::try_cmpxchg_old(core::ptr::from_ref(old), false);
-        let mut found = *old as i64;
+        let mut found = *old as Long;
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        let stored = unsafe { I64::try_cmpxchg(p, &mut found, new as i64, Order::Relaxed) };
+        let stored = unsafe { ILong::try_cmpxchg(p, &mut found, new as Long, Order::Relaxed) };
         *old = found as usize;
         stored
     }
@@ -11669,10 +11669,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn sub_and_test(&self, i: usize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::sub_and_test(p, i as i64) }
+        unsafe { ILong::sub_and_test(p, i as Long) }
     }
 
     /// Atomically subtracts one from the value; returns whether the result is zero.
@@ -11691,10 +11691,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn dec_and_test(&self) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::dec_and_test(p) }
+        unsafe { ILong::dec_and_test(p) }
     }
 
     /// Atomically adds one to the value; returns whether the result is zero.
@@ -11713,10 +11713,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn inc_and_test(&self) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::inc_and_test(p) }
+        unsafe { ILong::inc_and_test(p) }
     }
 
     /// Atomically adds `a` to the value unless the value is `u`; returns the old value.
@@ -11737,10 +11737,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn fetch_add_unless(&self, a: usize, u: usize) -> usize {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_add_unless(p, a as i64, u as i64) as usize }
+        unsafe { ILong::fetch_add_unless(p, a as Long, u as Long) as usize }
     }
 
     /// Atomically adds `a` to the value unless the value is `u`; returns whether it added.
@@ -11761,10 +11761,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn add_unless(&self, a: usize, u: usize) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::fetch_add_unless(p, a as i64, u as i64) != u as i64 }
+        unsafe { ILong::fetch_add_unless(p, a as Long, u as Long) != u as Long }
     }
 
     /// Atomically adds one to the value unless it is zero; returns whether it added (taking a
@@ -11786,10 +11786,10 @@ impl AtomicUsize {
     /// ```
     #[inline(always)]
     pub fn inc_not_zero(&self) -> bool {
-        let p = self.0.get().cast::<i64>();
+        let p = self.0.get().cast::<Long>();
         instrument::atomic(p, Access::ReadWrite, Order::Full);
         // SAFETY: `p` is valid and aligned, and all its concurrent accesses are atomic.
-        unsafe { I64::inc_not_zero(p) }
+        unsafe { ILong::inc_not_zero(p) }
     }
 }
 

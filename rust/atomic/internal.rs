@@ -156,23 +156,20 @@ impl_integer_ops! {
     i64 => backend::I64, false, AtomicArithmeticOps;
 }
 
-#[cfg(not(CONFIG_64BIT))]
-compile_error!("kernel::sync::atomic's typed API supports 64-bit kernels only (pointers as i64)");
-
 impl AtomicBasicOps for *const c_void {
-    type Prim = backend::I64;
+    type Prim = backend::ILong;
     const SCALAR: bool = true;
 
     // A pointer is stored and exchanged as the integer of its address, as C's `xchg()` and
     // `cmpxchg()` on a pointer do; `as` keeps the provenance exposed, so the pointer a load
     // gives back may be dereferenced wherever the one stored could be.
     #[inline(always)]
-    fn into_int(self) -> i64 {
-        self as i64
+    fn into_int(self) -> backend::Long {
+        self as usize as backend::Long
     }
 
     #[inline(always)]
-    fn from_int(v: i64) -> Self {
+    fn from_int(v: backend::Long) -> Self {
         v as usize as *const c_void
     }
 }

@@ -7,7 +7,7 @@
 //! care: only the accesses made where another CPU may access the variable at the same time
 //! are marked, at the access site.
 
-use super::backend::{I16, I32, I64, I8};
+use super::backend::{ILong, Long, I16, I32, I64, I8};
 use super::instrument;
 use super::primitive::LoadStore;
 
@@ -64,7 +64,7 @@ macro_rules! impl_marked {
 }
 
 impl_marked!(i8 => I8, u8 => I8, i16 => I16, u16 => I16, i32 => I32, u32 => I32,
-             i64 => I64, u64 => I64, isize => I64, usize => I64);
+             i64 => I64, u64 => I64, isize => ILong, usize => ILong);
 
 impl private::Sealed for bool {}
 
@@ -106,7 +106,8 @@ impl Marked for bool {
 }
 
 /// Marked accesses to a pointer variable (C's `READ_ONCE()` of a pointer, `rcu_dereference()`'s
-/// load): the address as a 64-bit integer, which `as` converts back with its provenance exposed.
+/// load): the address as an integer of C's `long` ([`Long`], as wide as a pointer), which `as`
+/// converts back with its provenance exposed.
 macro_rules! impl_marked_pointer {
     ($($ptr:ident),+) => {$(
         impl<U> private::Sealed for *$ptr U {}
@@ -114,23 +115,21 @@ macro_rules! impl_marked_pointer {
         impl<U> Marked for *$ptr U {
             #[inline(always)]
             unsafe fn load(p: *const Self, acquire: bool) -> Self {
-                // SAFETY: As for the integers: `p` valid and aligned, a pointer is 8 bytes.
-                (unsafe { i64::load(p.cast::<i64>(), acquire) }) as usize as Self
+                // SAFETY: As for the integers: `p` valid and aligned, a pointer is as wide as
+                // `Long` (asserted in `arch.rs`).
+                (unsafe { Long::load(p.cast::<Long>(), acquire) }) as usize as Self
             }
 
             #[inline(always)]
             unsafe fn store(p: *mut Self, v: Self, release: bool) {
                 // SAFETY: As above.
-                unsafe { i64::store(p.cast::<i64>(), v as i64, release) }
+                unsafe { Long::store(p.cast::<Long>(), v as usize as Long, release) }
             }
         }
     )+};
 }
 
 impl_marked_pointer!(const, mut);
-
-#[cfg(not(CONFIG_64BIT))]
-compile_error!("read_once() and friends on pointers assume 64-bit pointers");
 
 /// Reads `*p` with a single marked load (C: `READ_ONCE()`): the compiler neither tears,
 /// fuses, repeats nor invents it.

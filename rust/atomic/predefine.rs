@@ -4,6 +4,7 @@
 //! plus `u8` and `u16` (ours; C has `READ_ONCE()`, `xchg()` and `cmpxchg()` on them), and which
 //! integers have the bitwise and sign-testing operations (ours too).
 
+use super::backend::Long;
 use super::{AtomicAdd, AtomicBitwise, AtomicInteger, AtomicSigned, AtomicType};
 use core::ffi::c_void;
 
@@ -104,10 +105,10 @@ macro_rules! integer_types {
 integer_types! {
     i32 => i32, AtomicSigned;
     i64 => i64, AtomicSigned;
-    isize => i64, AtomicSigned;
+    isize => Long, AtomicSigned;
     u32 => i32;
     u64 => i64;
-    usize => i64;
+    usize => Long;
 }
 
 // Upstream's KUnit suite `rust_atomics` (rust/kernel/sync/atomic/predefine.rs, Linux 7.2),

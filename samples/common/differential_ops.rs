@@ -9327,7 +9327,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.read() as i64
+            v.read() as isize as i64
         },
     },
     RustOp {
@@ -9338,7 +9338,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.load(Relaxed) as i64
+            v.load(Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -9349,7 +9349,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.read_acquire() as i64
+            v.read_acquire() as isize as i64
         },
     },
     RustOp {
@@ -9360,7 +9360,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.load(Acquire) as i64
+            v.load(Acquire) as isize as i64
         },
     },
     RustOp {
@@ -9443,7 +9443,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.add_return(a as usize) as i64
+            v.add_return(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9454,7 +9454,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.add_return(a as usize, Full) as i64
+            v.add_return(a as usize, Full) as isize as i64
         },
     },
     RustOp {
@@ -9465,7 +9465,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.add_return_acquire(a as usize) as i64
+            v.add_return_acquire(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9476,7 +9476,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.add_return(a as usize, Acquire) as i64
+            v.add_return(a as usize, Acquire) as isize as i64
         },
     },
     RustOp {
@@ -9487,7 +9487,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.add_return_release(a as usize) as i64
+            v.add_return_release(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9498,7 +9498,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.add_return(a as usize, Release) as i64
+            v.add_return(a as usize, Release) as isize as i64
         },
     },
     RustOp {
@@ -9509,7 +9509,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.add_return_relaxed(a as usize) as i64
+            v.add_return_relaxed(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9520,7 +9520,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.add_return(a as usize, Relaxed) as i64
+            v.add_return(a as usize, Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -9531,7 +9531,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_add(a as usize) as i64
+            v.fetch_add(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9542,7 +9542,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_add(a as usize, Full) as i64
+            v.fetch_add(a as usize, Full) as isize as i64
         },
     },
     RustOp {
@@ -9553,7 +9553,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_add_acquire(a as usize) as i64
+            v.fetch_add_acquire(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9564,7 +9564,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_add(a as usize, Acquire) as i64
+            v.fetch_add(a as usize, Acquire) as isize as i64
         },
     },
     RustOp {
@@ -9575,7 +9575,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_add_release(a as usize) as i64
+            v.fetch_add_release(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9586,7 +9586,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_add(a as usize, Release) as i64
+            v.fetch_add(a as usize, Release) as isize as i64
         },
     },
     RustOp {
@@ -9597,7 +9597,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_add_relaxed(a as usize) as i64
+            v.fetch_add_relaxed(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9608,7 +9608,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_add(a as usize, Relaxed) as i64
+            v.fetch_add(a as usize, Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -9643,7 +9643,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.sub_return(a as usize) as i64
+            v.sub_return(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9654,7 +9654,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.sub_return(a as usize, Full) as i64
+            v.sub_return(a as usize, Full) as isize as i64
         },
     },
     RustOp {
@@ -9665,7 +9665,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.sub_return_acquire(a as usize) as i64
+            v.sub_return_acquire(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9676,7 +9676,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.sub_return(a as usize, Acquire) as i64
+            v.sub_return(a as usize, Acquire) as isize as i64
         },
     },
     RustOp {
@@ -9687,7 +9687,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.sub_return_release(a as usize) as i64
+            v.sub_return_release(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9698,7 +9698,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.sub_return(a as usize, Release) as i64
+            v.sub_return(a as usize, Release) as isize as i64
         },
     },
     RustOp {
@@ -9709,7 +9709,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.sub_return_relaxed(a as usize) as i64
+            v.sub_return_relaxed(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9720,7 +9720,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.sub_return(a as usize, Relaxed) as i64
+            v.sub_return(a as usize, Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -9731,7 +9731,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_sub(a as usize) as i64
+            v.fetch_sub(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9742,7 +9742,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_sub(a as usize, Full) as i64
+            v.fetch_sub(a as usize, Full) as isize as i64
         },
     },
     RustOp {
@@ -9753,7 +9753,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_sub_acquire(a as usize) as i64
+            v.fetch_sub_acquire(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9764,7 +9764,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_sub(a as usize, Acquire) as i64
+            v.fetch_sub(a as usize, Acquire) as isize as i64
         },
     },
     RustOp {
@@ -9775,7 +9775,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_sub_release(a as usize) as i64
+            v.fetch_sub_release(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9786,7 +9786,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_sub(a as usize, Release) as i64
+            v.fetch_sub(a as usize, Release) as isize as i64
         },
     },
     RustOp {
@@ -9797,7 +9797,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_sub_relaxed(a as usize) as i64
+            v.fetch_sub_relaxed(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -9808,7 +9808,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_sub(a as usize, Relaxed) as i64
+            v.fetch_sub(a as usize, Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -9843,7 +9843,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.inc_return() as i64
+            v.inc_return() as isize as i64
         },
     },
     RustOp {
@@ -9854,7 +9854,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.inc_return(Full) as i64
+            v.inc_return(Full) as isize as i64
         },
     },
     RustOp {
@@ -9865,7 +9865,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.inc_return_acquire() as i64
+            v.inc_return_acquire() as isize as i64
         },
     },
     RustOp {
@@ -9876,7 +9876,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.inc_return(Acquire) as i64
+            v.inc_return(Acquire) as isize as i64
         },
     },
     RustOp {
@@ -9887,7 +9887,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.inc_return_release() as i64
+            v.inc_return_release() as isize as i64
         },
     },
     RustOp {
@@ -9898,7 +9898,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.inc_return(Release) as i64
+            v.inc_return(Release) as isize as i64
         },
     },
     RustOp {
@@ -9909,7 +9909,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.inc_return_relaxed() as i64
+            v.inc_return_relaxed() as isize as i64
         },
     },
     RustOp {
@@ -9920,7 +9920,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.inc_return(Relaxed) as i64
+            v.inc_return(Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -9931,7 +9931,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_inc() as i64
+            v.fetch_inc() as isize as i64
         },
     },
     RustOp {
@@ -9942,7 +9942,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_inc(Full) as i64
+            v.fetch_inc(Full) as isize as i64
         },
     },
     RustOp {
@@ -9953,7 +9953,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_inc_acquire() as i64
+            v.fetch_inc_acquire() as isize as i64
         },
     },
     RustOp {
@@ -9964,7 +9964,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_inc(Acquire) as i64
+            v.fetch_inc(Acquire) as isize as i64
         },
     },
     RustOp {
@@ -9975,7 +9975,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_inc_release() as i64
+            v.fetch_inc_release() as isize as i64
         },
     },
     RustOp {
@@ -9986,7 +9986,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_inc(Release) as i64
+            v.fetch_inc(Release) as isize as i64
         },
     },
     RustOp {
@@ -9997,7 +9997,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_inc_relaxed() as i64
+            v.fetch_inc_relaxed() as isize as i64
         },
     },
     RustOp {
@@ -10008,7 +10008,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_inc(Relaxed) as i64
+            v.fetch_inc(Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -10043,7 +10043,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.dec_return() as i64
+            v.dec_return() as isize as i64
         },
     },
     RustOp {
@@ -10054,7 +10054,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.dec_return(Full) as i64
+            v.dec_return(Full) as isize as i64
         },
     },
     RustOp {
@@ -10065,7 +10065,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.dec_return_acquire() as i64
+            v.dec_return_acquire() as isize as i64
         },
     },
     RustOp {
@@ -10076,7 +10076,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.dec_return(Acquire) as i64
+            v.dec_return(Acquire) as isize as i64
         },
     },
     RustOp {
@@ -10087,7 +10087,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.dec_return_release() as i64
+            v.dec_return_release() as isize as i64
         },
     },
     RustOp {
@@ -10098,7 +10098,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.dec_return(Release) as i64
+            v.dec_return(Release) as isize as i64
         },
     },
     RustOp {
@@ -10109,7 +10109,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.dec_return_relaxed() as i64
+            v.dec_return_relaxed() as isize as i64
         },
     },
     RustOp {
@@ -10120,7 +10120,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.dec_return(Relaxed) as i64
+            v.dec_return(Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -10131,7 +10131,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_dec() as i64
+            v.fetch_dec() as isize as i64
         },
     },
     RustOp {
@@ -10142,7 +10142,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_dec(Full) as i64
+            v.fetch_dec(Full) as isize as i64
         },
     },
     RustOp {
@@ -10153,7 +10153,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_dec_acquire() as i64
+            v.fetch_dec_acquire() as isize as i64
         },
     },
     RustOp {
@@ -10164,7 +10164,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_dec(Acquire) as i64
+            v.fetch_dec(Acquire) as isize as i64
         },
     },
     RustOp {
@@ -10175,7 +10175,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_dec_release() as i64
+            v.fetch_dec_release() as isize as i64
         },
     },
     RustOp {
@@ -10186,7 +10186,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_dec(Release) as i64
+            v.fetch_dec(Release) as isize as i64
         },
     },
     RustOp {
@@ -10197,7 +10197,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_dec_relaxed() as i64
+            v.fetch_dec_relaxed() as isize as i64
         },
     },
     RustOp {
@@ -10208,7 +10208,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_dec(Relaxed) as i64
+            v.fetch_dec(Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -10243,7 +10243,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_and(a as usize) as i64
+            v.fetch_and(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10254,7 +10254,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_and(a as usize, Full) as i64
+            v.fetch_and(a as usize, Full) as isize as i64
         },
     },
     RustOp {
@@ -10265,7 +10265,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_and_acquire(a as usize) as i64
+            v.fetch_and_acquire(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10276,7 +10276,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_and(a as usize, Acquire) as i64
+            v.fetch_and(a as usize, Acquire) as isize as i64
         },
     },
     RustOp {
@@ -10287,7 +10287,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_and_release(a as usize) as i64
+            v.fetch_and_release(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10298,7 +10298,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_and(a as usize, Release) as i64
+            v.fetch_and(a as usize, Release) as isize as i64
         },
     },
     RustOp {
@@ -10309,7 +10309,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_and_relaxed(a as usize) as i64
+            v.fetch_and_relaxed(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10320,7 +10320,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_and(a as usize, Relaxed) as i64
+            v.fetch_and(a as usize, Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -10355,7 +10355,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_andnot(a as usize) as i64
+            v.fetch_andnot(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10366,7 +10366,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as usize, Full) as i64
+            v.fetch_andnot(a as usize, Full) as isize as i64
         },
     },
     RustOp {
@@ -10377,7 +10377,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_andnot_acquire(a as usize) as i64
+            v.fetch_andnot_acquire(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10388,7 +10388,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as usize, Acquire) as i64
+            v.fetch_andnot(a as usize, Acquire) as isize as i64
         },
     },
     RustOp {
@@ -10399,7 +10399,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_andnot_release(a as usize) as i64
+            v.fetch_andnot_release(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10410,7 +10410,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as usize, Release) as i64
+            v.fetch_andnot(a as usize, Release) as isize as i64
         },
     },
     RustOp {
@@ -10421,7 +10421,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_andnot_relaxed(a as usize) as i64
+            v.fetch_andnot_relaxed(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10432,7 +10432,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_andnot(a as usize, Relaxed) as i64
+            v.fetch_andnot(a as usize, Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -10467,7 +10467,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_or(a as usize) as i64
+            v.fetch_or(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10478,7 +10478,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_or(a as usize, Full) as i64
+            v.fetch_or(a as usize, Full) as isize as i64
         },
     },
     RustOp {
@@ -10489,7 +10489,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_or_acquire(a as usize) as i64
+            v.fetch_or_acquire(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10500,7 +10500,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_or(a as usize, Acquire) as i64
+            v.fetch_or(a as usize, Acquire) as isize as i64
         },
     },
     RustOp {
@@ -10511,7 +10511,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_or_release(a as usize) as i64
+            v.fetch_or_release(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10522,7 +10522,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_or(a as usize, Release) as i64
+            v.fetch_or(a as usize, Release) as isize as i64
         },
     },
     RustOp {
@@ -10533,7 +10533,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_or_relaxed(a as usize) as i64
+            v.fetch_or_relaxed(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10544,7 +10544,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_or(a as usize, Relaxed) as i64
+            v.fetch_or(a as usize, Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -10579,7 +10579,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_xor(a as usize) as i64
+            v.fetch_xor(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10590,7 +10590,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_xor(a as usize, Full) as i64
+            v.fetch_xor(a as usize, Full) as isize as i64
         },
     },
     RustOp {
@@ -10601,7 +10601,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_xor_acquire(a as usize) as i64
+            v.fetch_xor_acquire(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10612,7 +10612,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_xor(a as usize, Acquire) as i64
+            v.fetch_xor(a as usize, Acquire) as isize as i64
         },
     },
     RustOp {
@@ -10623,7 +10623,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_xor_release(a as usize) as i64
+            v.fetch_xor_release(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10634,7 +10634,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_xor(a as usize, Release) as i64
+            v.fetch_xor(a as usize, Release) as isize as i64
         },
     },
     RustOp {
@@ -10645,7 +10645,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_xor_relaxed(a as usize) as i64
+            v.fetch_xor_relaxed(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10656,7 +10656,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_xor(a as usize, Relaxed) as i64
+            v.fetch_xor(a as usize, Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -10667,7 +10667,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.xchg(a as usize) as i64
+            v.xchg(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10678,7 +10678,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.xchg(a as usize, Full) as i64
+            v.xchg(a as usize, Full) as isize as i64
         },
     },
     RustOp {
@@ -10689,7 +10689,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.xchg_acquire(a as usize) as i64
+            v.xchg_acquire(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10700,7 +10700,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.xchg(a as usize, Acquire) as i64
+            v.xchg(a as usize, Acquire) as isize as i64
         },
     },
     RustOp {
@@ -10711,7 +10711,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.xchg_release(a as usize) as i64
+            v.xchg_release(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10722,7 +10722,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.xchg(a as usize, Release) as i64
+            v.xchg(a as usize, Release) as isize as i64
         },
     },
     RustOp {
@@ -10733,7 +10733,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.xchg_relaxed(a as usize) as i64
+            v.xchg_relaxed(a as usize) as isize as i64
         },
     },
     RustOp {
@@ -10744,7 +10744,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.xchg(a as usize, Relaxed) as i64
+            v.xchg(a as usize, Relaxed) as isize as i64
         },
     },
     RustOp {
@@ -10755,7 +10755,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.cmpxchg(a as usize, b as usize) as i64
+            v.cmpxchg(a as usize, b as usize) as isize as i64
         },
     },
     RustOp {
@@ -10767,7 +10767,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             v.cmpxchg(a as usize, b as usize, Full)
-                .unwrap_or_else(|found| found) as i64
+                .unwrap_or_else(|found| found) as isize as i64
         },
     },
     RustOp {
@@ -10778,7 +10778,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.cmpxchg_acquire(a as usize, b as usize) as i64
+            v.cmpxchg_acquire(a as usize, b as usize) as isize as i64
         },
     },
     RustOp {
@@ -10790,7 +10790,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             v.cmpxchg(a as usize, b as usize, Acquire)
-                .unwrap_or_else(|found| found) as i64
+                .unwrap_or_else(|found| found) as isize as i64
         },
     },
     RustOp {
@@ -10801,7 +10801,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.cmpxchg_release(a as usize, b as usize) as i64
+            v.cmpxchg_release(a as usize, b as usize) as isize as i64
         },
     },
     RustOp {
@@ -10813,7 +10813,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             v.cmpxchg(a as usize, b as usize, Release)
-                .unwrap_or_else(|found| found) as i64
+                .unwrap_or_else(|found| found) as isize as i64
         },
     },
     RustOp {
@@ -10824,7 +10824,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.cmpxchg_relaxed(a as usize, b as usize) as i64
+            v.cmpxchg_relaxed(a as usize, b as usize) as isize as i64
         },
     },
     RustOp {
@@ -10836,7 +10836,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             v.cmpxchg(a as usize, b as usize, Relaxed)
-                .unwrap_or_else(|found| found) as i64
+                .unwrap_or_else(|found| found) as isize as i64
         },
     },
     RustOp {
@@ -10849,7 +10849,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = i64::from(v.try_cmpxchg(&mut old, b as usize));
-            *aux = old as i64;
+            *aux = old as isize as i64;
             ret
         },
     },
@@ -10863,7 +10863,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = i64::from(v.try_cmpxchg(&mut old, b as usize, Full));
-            *aux = old as i64;
+            *aux = old as isize as i64;
             ret
         },
     },
@@ -10877,7 +10877,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = i64::from(v.try_cmpxchg_acquire(&mut old, b as usize));
-            *aux = old as i64;
+            *aux = old as isize as i64;
             ret
         },
     },
@@ -10891,7 +10891,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = i64::from(v.try_cmpxchg(&mut old, b as usize, Acquire));
-            *aux = old as i64;
+            *aux = old as isize as i64;
             ret
         },
     },
@@ -10905,7 +10905,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = i64::from(v.try_cmpxchg_release(&mut old, b as usize));
-            *aux = old as i64;
+            *aux = old as isize as i64;
             ret
         },
     },
@@ -10919,7 +10919,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = i64::from(v.try_cmpxchg(&mut old, b as usize, Release));
-            *aux = old as i64;
+            *aux = old as isize as i64;
             ret
         },
     },
@@ -10933,7 +10933,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = i64::from(v.try_cmpxchg_relaxed(&mut old, b as usize));
-            *aux = old as i64;
+            *aux = old as isize as i64;
             ret
         },
     },
@@ -10947,7 +10947,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
             let mut old = a as usize;
             let ret = i64::from(v.try_cmpxchg(&mut old, b as usize, Relaxed));
-            *aux = old as i64;
+            *aux = old as isize as i64;
             ret
         },
     },
@@ -11025,7 +11025,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { AtomicUsize::from_ptr(p.cast()) };
-            v.fetch_add_unless(a as usize, b as usize) as i64
+            v.fetch_add_unless(a as usize, b as usize) as isize as i64
         },
     },
     RustOp {
@@ -11036,7 +11036,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
             let v = unsafe { Atomic::<usize>::from_ptr(p.cast()) };
-            v.fetch_add_unless(a as usize, b as usize, Full) as i64
+            v.fetch_add_unless(a as usize, b as usize, Full) as isize as i64
         },
     },
     RustOp {
