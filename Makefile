@@ -47,7 +47,8 @@ clean:
 test:
 	scripts/test
 
-# Regenerate rust/atomic/generated.rs from scripts/atomic/atomics.tbl.
+# Regenerate the seven generated files (scripts/gen-atomics says which) from
+# scripts/atomic/atomics.tbl.
 generate:
 	scripts/gen-atomics
 

@@ -67,7 +67,7 @@ sample_module! {
 const SUITE: &str = module_path!();
 const MAX_ITERATIONS: i32 = 100_000_000;
 const DEFAULT_ITERATIONS: i32 = 10_000;
-/// Measured (see README): batches of 256 show store buffering about 500 times as often per
+/// Measured (see docs/memory-model.md): batches of 256 show store buffering about 500 times as often per
 /// second as a synchronized start of every iteration (`batch=1`) under QEMU/TCG.
 const DEFAULT_BATCH: i32 = 256;
 const MAX_SECONDS: i32 = 3600;

@@ -17,7 +17,8 @@
 //! came; it also prints the report's first line (`<case>: report: BUG: ...`), which the boot
 //! test's verdict takes as the expected one: any other report fails the boot. A case whose
 //! sanitizer the kernel lacks is skipped. A mutation-test build without the instrumentation
-//! (`uninstrumented`, `tests/sanitizer-mutants`) must fail every case that needs a report.
+//! (`uninstrumented`, `kcsan_plain`: `tests/mutants-kasan`, `tests/mutants-kcsan`) must fail
+//! every case that needs a report.
 //! Everything runs in `init`; KASAN needs `kasan_multi_shot` on the command line to report
 //! more than once.
 
