@@ -464,6 +464,8 @@ unsafe extern "C" fn controller_main(data: *mut c_void) -> c_int {
             let why = if needs > cpus {
                 "needs more CPUs than are online"
             } else {
+                // Unloaded before this test began: said as when it stops one that runs.
+                suite.diag(format_args!("aborted by module unload"));
                 "aborted by module unload"
             };
             for t in Iterator::chain(partner.into_iter(), [test]) {

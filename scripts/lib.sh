@@ -198,6 +198,22 @@ herd_dir() {
 	done | sort -V | tail -n 1
 }
 
+# Where scripts/setup unpacks ARCH's QEMU when its descriptor takes it from a Debian suite
+# (qemu_debian=<suite> <packages...>); empty when QEMU is the machine's (packages=).
+qemu_root() {
+	local spec
+	spec=$(arch_var "$1" qemu_debian)
+	[ -n "$spec" ] || return 0
+	echo "$CACHE_DIR/qemu-$1-${spec%% *}"
+}
+
+# ARCH's QEMU binary: the unpacked one (qemu_root), or the machine's.
+qemu_bin() {
+	local root
+	root=$(qemu_root "$1")
+	echo "${root:+$root/usr/bin/}$(arch_var "$1" qemu)"
+}
+
 # Downloads the .deb of PACKAGE from SUITE of the machine's own Debian archive into DIR, for
 # Debian architecture DEBARCH ('' for the machine's), with a private apt configuration (its
 # lists in DIR/lists): neither the machine's apt state nor dpkg's architectures change. Prints

@@ -31,7 +31,7 @@ class Mutant:
 
     def herd_tests(self, arch):
         """The (path, test) pairs the herd7 check must fail on `arch`."""
-        return [(p, t) for p, t in self.herd if p in targets.paths(arch)]
+        return [(p, t) for p, t in self.herd if p in targets.herd_paths(arch)]
 
 
 def load(table=TABLE):

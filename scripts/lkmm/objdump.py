@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Reading the machine code of a kernel object: the instructions of `.text` and
 `.altinstr_replacement` as llvm-objdump prints them, the function symbols, the arm64
-alternatives (`.altinstructions`), and the instructions of a function on one path.
+alternatives (`.altinstructions`) and riscv64's (`.alternative`), and the instructions of a
+function on one path.
 
 Shared by scripts/codegen-compare (instruction counts and ordering parity with C) and
 scripts/herd-check (machine code to herd7 litmus tests).
@@ -32,6 +33,20 @@ def run(*cmd):
         sys.exit(f'error: {" ".join(cmd)} failed ({e}); run scripts/setup (llvm-19)')
 
 
+# Extensions of an architecture's instructions that an object may hold but its ELF attributes do
+# not name, by ELF machine: riscv64's Zacas and Zabha, which the library's `asm!` enables block
+# by block (`.option arch`) while rustc's target has neither (LLVM 19 knows Zacas as
+# experimental).
+EXTRA_FEATURES = {243: '+experimental-zacas,+zabha'}
+
+
+def disassemble_args(path):
+    """The llvm-objdump arguments that decode every instruction of the object at `path`."""
+    with open(path, 'rb') as f:
+        machine, = struct.unpack('<H', f.read(20)[18:20])
+    return [f'--mattr={EXTRA_FEATURES[machine]}'] if machine in EXTRA_FEATURES else []
+
+
 def elf_section(path, name):
     """The bytes of section `name` of a little-endian ELF64 file, or None."""
     with open(path, 'rb') as f:
@@ -58,7 +73,8 @@ class Object:
         self.replacements = {}  # address -> (mnemonic, operands), in .altinstr_replacement
         section = None
         pending_lock = None
-        for line in run(f'{LLVM}/llvm-objdump', '-d', '--no-show-raw-insn', path).splitlines():
+        for line in run(f'{LLVM}/llvm-objdump', '-d', '--no-show-raw-insn',
+                        *disassemble_args(path), path).splitlines():
             if line.startswith('Disassembly of section '):
                 section = line[len('Disassembly of section '):].rstrip(':')
                 continue
@@ -87,7 +103,11 @@ class Object:
         """arm64: origin address -> (original length, replacement instructions) for every
         `.altinstructions` entry (C's `struct alt_instr`, 12 bytes: relative origin,
         relative replacement, cpucap, original length, replacement length). A callback entry
-        (C's `alternative_has_cap_likely()`) has no replacement: it patches in `nop`s."""
+        (C's `alternative_has_cap_likely()`) has no replacement: it patches in `nop`s.
+        riscv64: the same of every `.alternative` entry (read_riscv_alternatives())."""
+        riscv = elf_section(path, '.alternative')
+        if riscv:
+            return self.read_riscv_alternatives(path, riscv)
         raw = elf_section(path, '.altinstructions')
         if not raw:
             return {}
@@ -113,6 +133,33 @@ class Object:
             else:
                 insns = [tuple(table[a]) for a in range(repl, repl + repl_len, 4) if a in table]
             out[origin] = (orig_len, insns)
+        return out
+
+    def read_riscv_alternatives(self, path, raw):
+        """riscv64: origin address -> (original length, replacement instructions) for every
+        `.alternative` entry (arch/riscv/include/asm/alternative-macros.h, `ALT_ENTRY`, 16 bytes:
+        relative origin, relative replacement, vendor id, replacement length, patch id; the
+        replacement is as long as the original). Both addresses are `R_RISCV_ADD32` relocations
+        against local labels of `.text` (their `R_RISCV_SUB32` twins subtract the entry's own
+        place). Every entry applies on the first path: riscv's alternatives here are the
+        extensions (Zacas, Zabha) of the one CPU model that has them all."""
+        relocs = {}
+        in_alt = False
+        for line in run(f'{LLVM}/llvm-readelf', '-r', path).splitlines():
+            if line.startswith('Relocation section'):
+                in_alt = "'.rela.alternative'" in line
+                continue
+            f = line.split()
+            if in_alt and len(f) >= 7 and f[2] == 'R_RISCV_ADD32':
+                relocs[int(f[0], 16)] = int(f[3], 16) + int(f[6], 16)
+        out = {}
+        for off in range(0, len(raw) - 15, 16):
+            origin, repl = relocs.get(off), relocs.get(off + 4)
+            if origin is None or repl is None:
+                continue
+            length, = struct.unpack_from('<H', raw, off + 10)
+            insns = [tuple(self.insns[a]) for a in sorted(self.insns) if repl <= a < repl + length]
+            out[origin] = (length, insns)
         return out
 
     def body(self, name):
@@ -193,7 +240,12 @@ def path(obj, name, arch, lse):
                         for k, (m, o) in enumerate(insns)]
             for a in range(addr + 4, addr + orig_len, 4):
                 seen.add(index.get(a, i))
-            if addr + orig_len in index:
+            # A replacement that ends in a jump (riscv's `riscv_has_extension_unlikely()`: a
+            # `nop` becomes `j` to the extension's code) goes there; any other falls through.
+            last = TARGET.search(insns[-1][1]) if insns and is_jump(insns[-1][0]) else None
+            if last and int(last.group(1), 16) in index:
+                todo.append(index[int(last.group(1), 16)])
+            elif addr + orig_len in index:
                 todo.append(index[addr + orig_len])
             seen.discard(i)
             seen.add(('patched', i))
@@ -219,4 +271,44 @@ def path(obj, name, arch, lse):
     for a in patched_origins:
         orig_len = obj.alternatives[a][0]
         kept = [x for x in kept if not a <= x[0] < a + orig_len]
-    return sorted(kept + patched, key=lambda x: x[0]), problems
+    insns = sorted(kept + patched, key=lambda x: x[0])
+    if arch == 'riscv64' and lse:
+        insns = flow_order(insns)
+    return insns, problems
+
+
+def flow_order(insns):
+    """`insns` (one path's, in address order) in the order control reaches them: a reverse
+    postorder of the path's flow graph, branch targets before fall-throughs, back edges left
+    out. Where a replacement jumps to code the compiler placed out of line (riscv's
+    `riscv_has_extension_unlikely()`), C's and Rust's compilers place that code differently;
+    in flow order an access after the jump comes after it however the code is laid out."""
+    at = {a: k for k, (a, _, _) in enumerate(insns)}
+
+    def successors(k):
+        addr, mnem, ops = insns[k]
+        if is_ret(mnem) or mnem in ('ud2', 'brk'):
+            return []
+        m = TARGET.search(ops)
+        target = at.get(int(m.group(1), 16)) if m and (is_jump(mnem) or is_cond(mnem)) else None
+        if is_jump(mnem):
+            return [target] if target is not None else []
+        out = [target] if target is not None else []
+        return out + ([k + 1] if k + 1 < len(insns) else [])
+
+    order, state = [], {}
+    stack = [(0, iter(successors(0)))] if insns else []
+    state[0] = 1
+    while stack:
+        k, succ = stack[-1]
+        nxt = next(succ, None)
+        if nxt is None:
+            stack.pop()
+            state[k] = 2
+            order.append(k)
+        elif nxt not in state:
+            state[nxt] = 1
+            stack.append((nxt, iter(successors(nxt))))
+    seen = set(order)
+    rest = [k for k in range(len(insns)) if k not in seen]
+    return [insns[k] for k in reversed(order)] + [insns[k] for k in rest]

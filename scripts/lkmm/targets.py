@@ -39,6 +39,12 @@ def paths(arch):
     return tuple(descriptor(arch).get('paths', '-').split())
 
 
+def herd_paths(arch):
+    """The code paths the herd7 check reads (`herd_paths=`; default: every path): a path whose
+    instructions herd7 has no semantics for is left to ordering parity."""
+    return tuple(descriptor(arch).get('herd_paths', '').split()) or paths(arch)
+
+
 def herd_translator(arch):
     """The module of scripts/lkmm/ that translates `arch`'s machine code for herd7, or None."""
     return descriptor(arch).get('herd_translator') or None

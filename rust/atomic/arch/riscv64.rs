@@ -65,11 +65,25 @@
 //!   hwcap.h) but does not use its `lw.aq`/`sw.rl` for these: its barrier.h has the fence forms
 //!   only.
 //! - Linux 7.2 selects at boot, on CPUs that have them, the Zacas compare-and-swap `amocas` for
-//!   cmpxchg and the Zabha byte and halfword AMOs for 8- and 16-bit exchange (`ALTERNATIVE`s in
-//!   cmpxchg.h:19-55, 130-211), and a Zicbop `prefetch.w` (a `nop` without it) before the
-//!   masked exchange loop (`PREFETCHW_ASM`, cmpxchg.h:42). This file implements the base
-//!   sequences, those of 6.12 and those 7.2 runs on CPUs without these extensions; the
-//!   extensions are a tracked follow-up.
+//!   cmpxchg and the Zabha byte and halfword AMOs (cmpxchg.h:19-55, 130-211), each behind
+//!   `riscv_has_extension_unlikely()` (cpufeature-macros.h): a `nop` that the kernel's
+//!   alternatives turn into a jump to the extension's path when every hart has it, at boot for
+//!   the kernel and by the module loader for a module (arch/riscv/kernel/module.c,
+//!   `module_finalize()`). Here the same (`has_zacas()`, `has_zabha()`): C's `.alternative`
+//!   entry (alternative-macros.h: two relative words, vendor 0, the replacement's length, the
+//!   extension), only when the kernel has the path (`CONFIG_RISCV_ISA_ZACAS` with
+//!   `CONFIG_TOOLCHAIN_HAS_ZACAS`, `CONFIG_RISCV_ISA_ZABHA`). The paths, with C's columns:
+//!   32- and 64-bit cmpxchg `amocas.{w,d}` on Zacas (cmpxchg.h:184-195); 8- and 16-bit xchg
+//!   `amoswap.{b,h}` on Zabha (cmpxchg.h:22-30); 8- and 16-bit cmpxchg `amocas.{b,h}` on Zabha
+//!   and Zacas, tested in that order (cmpxchg.h:135-148); the orderings as the AMOs': RELAXED
+//!   none, ACQUIRE `fence r, rw` after, RELEASE `fence rw, w` before, fully ordered `.aqrl` and
+//!   no fence (cmpxchg.h:264-286, the `cas_*` columns). An `amocas` compares the whole value
+//!   and always writes the value found to its register. Rust's riscv64 target has neither
+//!   extension, so each such block enables it with `.option arch` (C's `-march` has them).
+//!   Without `CONFIG_RISCV_ALTERNATIVE` (an XIP kernel only) C asks a function; this file then
+//!   takes the base sequences, which are correct on every CPU. C's Zicbop `prefetch.w` before
+//!   the masked exchange loop (`PREFETCHW_ASM`, cmpxchg.h:42), a `nop` without Zicbop, is left
+//!   out: one instruction fewer, no ordering.
 //! - `asm!` options: `nostack` (no block touches the stack); `preserves_flags`, which on RISC-V
 //!   promises that `fflags` and the vector state are left alone (the Rust Reference, inline
 //!   assembly, "flags"): integer instructions and fences do. No block has `nomem`: each is also
@@ -172,7 +186,12 @@ unsafe impl Contract for Arch {
     }
 
     fn implementation() -> &'static str {
-        "riscv64 AMOs (amo<op>.{w,d}) and LR/SC loops (lr/sc), without Zacas/Zabha"
+        match (has_zacas(), has_zabha()) {
+            (false, false) => "riscv64 AMOs (amo<op>.{w,d}) and LR/SC loops (lr/sc)",
+            (true, false) => "riscv64 AMOs (amo<op>.{w,d}), Zacas amocas.{w,d}, LR/SC for bytes",
+            (false, true) => "riscv64 AMOs (amo<op>.{w,d}), Zabha amoswap.{b,h}, LR/SC cmpxchg",
+            (true, true) => "riscv64 AMOs (amo<op>.{w,d}), Zacas amocas, Zabha amo<op>.{b,h}",
+        }
     }
 }
 
@@ -324,6 +343,44 @@ macro_rules! lr_sc_cmpxchg {
     }};
 }
 
+/// [`lr_sc_cmpxchg!`] for a kernel that also has the Zacas path: the value found ends in the
+/// register that held `$old` (a `mv` after the loop), where `amocas` leaves it too, so that the
+/// two paths meet without a move on the Zacas one; C's compiler makes the same choice (its `mv`
+/// is on the LR/SC path, cmpxchg.h:197-209 against 187-195).
+#[cfg(all(
+    CONFIG_RISCV_ISA_ZACAS,
+    CONFIG_TOOLCHAIN_HAS_ZACAS,
+    CONFIG_RISCV_ALTERNATIVE
+))]
+macro_rules! lr_sc_cmpxchg_in_place {
+    (
+        $t:ty, $sz:literal, $p:expr, $old:expr, $new:expr,
+        $sc:literal, $amo_sfx:literal, $prepend:expr, $sc_append:expr, $amo_append:expr
+    ) => {{
+        let mut r = $old;
+        // The loop accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
+        unsafe {
+            asm!(
+                $prepend,
+                concat!("0: lr", $sz, " {found}, ({p})"),
+                "bne {found}, {r}, 1f",
+                concat!("sc", $sz, $sc, " {rc}, {new}, ({p})"),
+                "bnez {rc}, 0b",
+                $sc_append,
+                "1: mv {r}, {found}",
+                p = in(reg) $p,
+                new = in(reg) $new,
+                r = inout(reg) r,
+                found = out(reg) _,
+                rc = out(reg) _,
+                options(nostack, preserves_flags),
+            )
+        };
+        r as $t
+    }};
+}
+
 /// C's `_arch_atomic_dec_if_positive()` of size `$sz` (atomic.h:289-302) with the columns of
 /// `by_order!`'s fully ordered row, which are C's (`sc.rl`, then `RISCV_FULL_BARRIER`): stores the
 /// value minus one unless that is negative; evaluates to the value found minus one, wrapping.
@@ -462,6 +519,156 @@ macro_rules! lr_sc_cmpxchg_masked {
     }};
 }
 
+/// Defines `$name()`, C's `riscv_has_extension_unlikely($ext)` with `CONFIG_RISCV_ALTERNATIVE`
+/// (cpufeature-macros.h, `__riscv_has_extension_unlikely()`): `ALTERNATIVE("nop", "j l_yes", 0,
+/// ext, 1)` (alternative-macros.h, `__ALTERNATIVE_CFG()` and `ALT_NEW_CONTENT()`), the `nop` in
+/// place, the jump in `.subsection 1`, and the `.alternative` entry that makes the kernel (or the
+/// module loader) copy the jump over the `nop` when every hart has the extension; it fixes the
+/// copied jump's offset (arch/riscv/kernel/alternative.c, `riscv_alternative_fix_offsets()`).
+/// The extension's number comes from `kernel::bindings`, a path that resolves in the kernel
+/// crate too. (Defined where a path uses it: 6.12 has none.)
+#[cfg(any(
+    all(
+        CONFIG_RISCV_ISA_ZACAS,
+        CONFIG_TOOLCHAIN_HAS_ZACAS,
+        CONFIG_RISCV_ALTERNATIVE
+    ),
+    all(CONFIG_RISCV_ISA_ZABHA, CONFIG_RISCV_ALTERNATIVE)
+))]
+macro_rules! has_extension {
+    ($name:ident, $ext:ident) => {
+        #[doc = concat!("Whether every hart has `", stringify!($ext), "`: see `has_extension!`.")]
+        #[inline(always)]
+        fn $name() -> bool {
+            // The alternative only ever replaces the `nop` by a jump to the label block, which
+            // returns; nothing else is touched.
+            // SAFETY: As above.
+            unsafe {
+                asm!(
+                    "886:",
+                    ".option push",
+                    ".option norvc",
+                    ".option norelax",
+                    "nop",
+                    ".option pop",
+                    "887:",
+                    ".pushsection .alternative, \"a\"",
+                    ".4byte ((886b) - .)",
+                    ".4byte ((888f) - .)",
+                    ".2byte 0",
+                    ".2byte 889f - 888f",
+                    ".4byte {ext}",
+                    ".popsection",
+                    ".subsection 1",
+                    "888:",
+                    ".option push",
+                    ".option norvc",
+                    ".option norelax",
+                    "j {yes}",
+                    ".option pop",
+                    "889:",
+                    ".org . - (887b - 886b) + (889b - 888b)",
+                    ".org . - (889b - 888b) + (887b - 886b)",
+                    ".previous",
+                    ext = const ::kernel::bindings::$ext,
+                    yes = label { return true; },
+                    // Like C's `asm goto` without a "memory" clobber: a branch orders no access.
+                    options(nomem, nostack, preserves_flags),
+                )
+            };
+            false
+        }
+    };
+}
+
+#[cfg(all(
+    CONFIG_RISCV_ISA_ZACAS,
+    CONFIG_TOOLCHAIN_HAS_ZACAS,
+    CONFIG_RISCV_ALTERNATIVE
+))]
+has_extension!(has_zacas, RISCV_ISA_EXT_ZACAS);
+
+/// Without Zacas in the kernel (6.12; 7.2 without `CONFIG_RISCV_ISA_ZACAS`), never.
+#[cfg(not(all(
+    CONFIG_RISCV_ISA_ZACAS,
+    CONFIG_TOOLCHAIN_HAS_ZACAS,
+    CONFIG_RISCV_ALTERNATIVE
+)))]
+#[inline(always)]
+fn has_zacas() -> bool {
+    false
+}
+
+#[cfg(all(CONFIG_RISCV_ISA_ZABHA, CONFIG_RISCV_ALTERNATIVE))]
+has_extension!(has_zabha, RISCV_ISA_EXT_ZABHA);
+
+/// Without Zabha in the kernel (6.12; 7.2 without `CONFIG_RISCV_ISA_ZABHA`), never.
+#[cfg(not(all(CONFIG_RISCV_ISA_ZABHA, CONFIG_RISCV_ALTERNATIVE)))]
+#[inline(always)]
+fn has_zabha() -> bool {
+    false
+}
+
+/// C's `amocas` of size `$sz` (`__arch_cmpxchg()`'s Zacas path, cmpxchg.h:187-195, and
+/// `__arch_cmpxchg_masked()`'s, 140-148) with the columns of a `by_order!` row, the extensions
+/// `$arch` enabled for the block: `r = old`, then `amocas r, new, (p)`; evaluates to the value
+/// found.
+macro_rules! amocas {
+    (
+        $t:ty, $sz:literal, $arch:literal, $p:expr, $old:expr, $new:expr,
+        $sc:literal, $amo_sfx:literal, $prepend:expr, $sc_append:expr, $amo_append:expr
+    ) => {{
+        let mut r: $t = $old;
+        // The AMO accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic, and
+        // the caller of this macro that the harts have the extensions.
+        unsafe {
+            asm!(
+                $prepend,
+                ".option push",
+                concat!(".option arch, ", $arch),
+                concat!("amocas", $sz, $amo_sfx, " {r}, {new}, ({p})"),
+                ".option pop",
+                $amo_append,
+                p = in(reg) $p,
+                new = in(reg) $new,
+                r = inout(reg) r,
+                options(nostack, preserves_flags),
+            )
+        };
+        r
+    }};
+}
+
+/// C's Zabha `amoswap` of size `$sz` (`__arch_xchg_masked()`'s Zabha path, cmpxchg.h:24-30) with
+/// the columns of a `by_order!` row; evaluates to the value found.
+macro_rules! amoswap_zabha {
+    (
+        $t:ty, $sz:literal, $p:expr, $new:expr,
+        $sc:literal, $amo_sfx:literal, $prepend:expr, $sc_append:expr, $amo_append:expr
+    ) => {{
+        let old: $t;
+        // The AMO accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic, and
+        // the caller of this macro that the harts have Zabha.
+        unsafe {
+            asm!(
+                $prepend,
+                ".option push",
+                ".option arch, +zabha",
+                concat!("amoswap", $sz, $amo_sfx, " {old}, {new}, ({p})"),
+                ".option pop",
+                $amo_append,
+                p = in(reg) $p,
+                new = in(reg) $new,
+                old = out(reg) old,
+                options(nostack, preserves_flags),
+            )
+        };
+        old
+    }};
+}
+
 /// The aligned 32-bit word holding the 1- or 2-byte `T` at `p`, the position of the `T`'s bits
 /// in it and their mask, as C's masked sequences compute them (cmpxchg.h:18-21 / 32-35): the
 /// word's bytes are in address order, riscv64 being little-endian.
@@ -477,7 +684,7 @@ fn masked_word<T>(p: *mut T) -> (*mut u32, usize, usize) {
 /// Implements [`Exchange`] for marker `$m` of type `$t` with the AMO and LR/SC of size `$sz`;
 /// `$($co)*` converts `old` to what `lr` makes of the value, as C's `co` (cmpxchg.h:172, 176).
 macro_rules! impl_exchange {
-    ($m:ident: $t:ty, $sz:literal, [$($co:tt)*]) => {
+    ($m:ident: $t:ty, $sz:literal, [$($co:tt)*], $lr_sc:ident) => {
         // SAFETY: Every operation is C's AMO or LR/SC loop with C's suffixes and fences for its
         // ordering (see the module docs).
         unsafe impl Exchange for $m {
@@ -493,26 +700,58 @@ macro_rules! impl_exchange {
                 new: Self::V,
                 order: Order,
             ) -> Self::V {
+                #[cfg(all(
+                    CONFIG_RISCV_ISA_ZACAS,
+                    CONFIG_TOOLCHAIN_HAS_ZACAS,
+                    CONFIG_RISCV_ALTERNATIVE
+                ))]
+                {
+                    if has_zacas() {
+                        return by_order!(order, amocas!($t, $sz, "+zacas", p, old, new));
+                    }
+                    by_order!(order, $lr_sc!($t, $sz, p, $($co)*(old), new))
+                }
+                #[cfg(not(all(
+                    CONFIG_RISCV_ISA_ZACAS,
+                    CONFIG_TOOLCHAIN_HAS_ZACAS,
+                    CONFIG_RISCV_ALTERNATIVE
+                )))]
                 by_order!(order, lr_sc_cmpxchg!($t, $sz, p, $($co)*(old), new))
             }
         }
     };
 }
 
-impl_exchange!(I32: i32, ".w", [i64::from]);
-impl_exchange!(I64: i64, ".d", []);
+// With the Zacas path, the 32-bit LR/SC loop leaves the value found where `amocas.w` does (see
+// `lr_sc_cmpxchg_in_place!`); the 64-bit one is already as C's.
+#[cfg(all(
+    CONFIG_RISCV_ISA_ZACAS,
+    CONFIG_TOOLCHAIN_HAS_ZACAS,
+    CONFIG_RISCV_ALTERNATIVE
+))]
+impl_exchange!(I32: i32, ".w", [i64::from], lr_sc_cmpxchg_in_place);
+#[cfg(not(all(
+    CONFIG_RISCV_ISA_ZACAS,
+    CONFIG_TOOLCHAIN_HAS_ZACAS,
+    CONFIG_RISCV_ALTERNATIVE
+)))]
+impl_exchange!(I32: i32, ".w", [i64::from], lr_sc_cmpxchg);
+impl_exchange!(I64: i64, ".d", [], lr_sc_cmpxchg);
 
 /// Implements [`Exchange`] for marker `$m` of the 1- or 2-byte type `$t`, with C's masked loops
 /// on the aligned word around it. The values enter the word zero-extended (`as $u`), so that a
 /// negative one does not spill into the neighbouring bytes (C's `(ulong)(n)`, cmpxchg.h:22, 116,
 /// does so only for the unsigned types the kernel uses there).
 macro_rules! impl_exchange_masked {
-    ($m:ident: $t:ty as $u:ty) => {
+    ($m:ident: $t:ty as $u:ty, $sz:literal) => {
         // SAFETY: Every operation is C's masked LR/SC loop with C's suffixes and fences for its
         // ordering (see the module docs).
         unsafe impl Exchange for $m {
             #[inline(always)]
             unsafe fn xchg(p: *mut Self::V, new: Self::V, order: Order) -> Self::V {
+                if has_zabha() {
+                    return by_order!(order, amoswap_zabha!($t, $sz, p, new));
+                }
                 let (p32, shift, mask) = masked_word(p);
                 let newx = usize::from(new as $u) << shift;
                 let retx = by_order!(order, lr_sc_xchg_masked!(p32, newx, !mask));
@@ -526,6 +765,9 @@ macro_rules! impl_exchange_masked {
                 new: Self::V,
                 order: Order,
             ) -> Self::V {
+                if has_zabha() && has_zacas() {
+                    return by_order!(order, amocas!($t, $sz, "+zacas, +zabha", p, old, new));
+                }
                 let (p32, shift, mask) = masked_word(p);
                 let oldx = usize::from(old as $u) << shift;
                 let newx = usize::from(new as $u) << shift;
@@ -536,8 +778,8 @@ macro_rules! impl_exchange_masked {
     };
 }
 
-impl_exchange_masked!(I8: i8 as u8);
-impl_exchange_masked!(I16: i16 as u16);
+impl_exchange_masked!(I8: i8 as u8, ".b");
+impl_exchange_masked!(I16: i16 as u16, ".h");
 
 /// Implements [`Primitive`] for marker `$m` of type `$t` with the AMOs and LR/SC of size `$sz`;
 /// `$($co)*` converts a value to compare with what `lr` loads, as in [`impl_exchange!`].
