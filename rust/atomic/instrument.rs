@@ -192,7 +192,7 @@ fn kcsan_check_atomic<T>(p: *const T, access: Access) {
             Access::Write => ATOMIC | WRITE,
             Access::ReadWrite => ATOMIC | WRITE | COMPOUND,
         };
-        // Mutant `kcsan_plain` (tests/sanitizer-mutants): KCSAN is told the access is plain.
+        // Mutant `kcsan_plain` (tests/mutants-kcsan): KCSAN is told the access is plain.
         #[cfg(rust_atomic_mutant = "kcsan_plain")]
         let kind = kind & !ATOMIC;
         // SAFETY: KCSAN only records or watches the address; it never dereferences it.

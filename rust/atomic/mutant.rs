@@ -7,8 +7,8 @@
 //! mutant `NAME` breaks. A test suite that is worth its name must then fail; `samples/Kbuild`
 //! builds these variants, `tests/mutants` says which test must catch each, and the test
 //! command checks that it does. Nothing here is built into a normal kernel. The mutants of the
-//! sanitizer hooks (`uninstrumented`, `kcsan_plain`: `tests/sanitizer-mutants`) are in
-//! `instrument.rs`, next to what they break.
+//! sanitizer hooks (`uninstrumented`, `kcsan_plain`: `tests/mutants-kasan`,
+//! `tests/mutants-kcsan`) are in `instrument.rs`, next to what they break.
 
 use super::primitive::{Exchange, LoadStore, Order, Primitive, Rmw};
 use core::marker::PhantomData;
