@@ -121,8 +121,15 @@ fn atomic_bool_xchg_lock_excludes() {
                         assert!(since.elapsed().as_secs() < 5, "lock not released in 5 s");
                         core::hint::spin_loop();
                     }
+                    // A critical section with a window between its load and its store, so that
+                    // two threads inside it at once lose an increment even when they overlap
+                    // by a little (a single `add` to memory rarely shows it on a loaded host).
                     // SAFETY: The lock is held.
-                    unsafe { *counter.0.get() += 1 };
+                    let v = unsafe { counter.0.get().read_volatile() };
+                    core::hint::spin_loop();
+                    core::hint::spin_loop();
+                    // SAFETY: As above.
+                    unsafe { counter.0.get().write_volatile(v + 1) };
                     lock.set_release(false);
                 }
             });
