@@ -13,6 +13,8 @@ import struct
 import subprocess
 import sys
 
+from . import targets
+
 LLVM = '/usr/lib/llvm-19/bin'
 
 INSN = re.compile(r'^\s+([0-9a-f]+):\s+(\S+)\s*(.*?)\s*$')
@@ -272,7 +274,7 @@ def path(obj, name, arch, lse):
         orig_len = obj.alternatives[a][0]
         kept = [x for x in kept if not a <= x[0] < a + orig_len]
     insns = sorted(kept + patched, key=lambda x: x[0])
-    if arch == 'riscv64' and lse:
+    if lse and targets.descriptor(arch).get('path_order') == 'flow':
         insns = flow_order(insns)
     return insns, problems
 
