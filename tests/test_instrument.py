@@ -12,7 +12,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'scripts'))
-from lkmm import instrument  # noqa: E402 (after the path it is found on)
+from atomic import instrument  # noqa: E402 (after the path it is found on)
 
 HOOK = re.compile(r'\b(kcsan_mb|kcsan_release|instrument_atomic_read_write|'
                   r'instrument_atomic_read|instrument_atomic_write|instrument_read_write)\(')
