@@ -1,4 +1,4 @@
-"""Unit test of the sanitizer hooks (scripts/lkmm/instrument.py, which scripts/gen-atomics
+"""Unit test of the sanitizer hooks (scripts/atomic/instrument.py, which scripts/atomic/gen-atomics
 emits into rust/atomic/generated*.rs): for every operation C's instrumented layer defines
 (include/linux/atomic/atomic-instrumented.h of the kernel source in the cache, or
 KERNEL_SRC=), the hooks ours call must be the ones C's calls, in order, and every operation the

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Which sanitizer hooks each operation calls (rust/atomic/instrument.rs), as C's instrumented
-layer does (include/linux/atomic/atomic-instrumented.h): for scripts/gen-atomics, which emits
-them into both spellings, and for the host test that holds them against the kernel's header.
+layer does (include/linux/atomic/atomic-instrumented.h): for scripts/atomic/gen-atomics, which
+emits them into both spellings, and for the host test that holds them against the kernel's
+header.
 
 An operation's hooks: its ordering's KCSAN barrier (`kcsan_mb()` if fully ordered,
 `kcsan_release()` if release, none if acquire or relaxed), then the access check of its
@@ -11,8 +12,9 @@ as an atomic read-modify-write, the scalar `try_cmpxchg()` macro (on a `bool`, `
 pointer) as a plain one (`instrument_read_write()`).
 """
 
+from . import tables
+
 ACCESS = {'read': 'Read', 'read_acquire': 'Read', 'set': 'Write', 'set_release': 'Write'}
-SUFFIX_ORDER = (('_relaxed', 'Relaxed'), ('_acquire', 'Acquire'), ('_release', 'Release'))
 
 
 def hooks(c_op, returns):
@@ -21,10 +23,11 @@ def hooks(c_op, returns):
     access = ACCESS.get(c_op, 'ReadWrite')
     if c_op in ('read', 'read_acquire', 'set') or not returns and access == 'ReadWrite':
         return access, 'Relaxed'
-    for suffix, order in SUFFIX_ORDER:
-        if c_op.endswith(suffix):
-            return access, order
-    return access, 'Release' if c_op == 'set_release' else 'Full'
+    # The ordering is the C name's suffix (orderings.tbl), fully ordered if it has none.
+    for ordering in tables.orderings():
+        if ordering.suffix and c_op.endswith(ordering.suffix):
+            return access, ordering.name
+    return access, 'Full'
 
 
 def c_hooks(c_op, returns, scalar=False):

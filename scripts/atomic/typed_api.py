@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The typed spelling of the operation table (upstream's `Atomic<T>` API, orderings as types),
-for scripts/gen-atomics: from each line of scripts/atomic/atomics.tbl, the methods of
-`Atomic<T>` (rust/atomic/generated_typed.rs) and their codegen twins (tests/codegen/).
+for scripts/atomic/gen-atomics: from each line of scripts/atomic/atomics.tbl, the methods of
+`Atomic<T>` (rust/atomic/generated_typed.rs) and their codegen twins (tests/codegen/). A
+method's signature follows from its table line; its body is its templates/typed/fallbacks/
+template, its doc its templates/typed/kerneldoc/ one.
 
 Upstream (Linux 7.2) has `load`, `store`, `xchg`, `cmpxchg`, `add`, `fetch_add` and
 `fetch_sub`; every other method is ours, in the same spelling: the C name, the ordering as an
@@ -10,17 +12,20 @@ has only that ordering), and `Result` only where upstream uses it (`cmpxchg`).
 """
 
 from dataclasses import dataclass, field
+from textwrap import wrap
 
-from . import instrument
+from . import instrument, tables, templates, variants
+from .paths import GENERATED_BY
+from .rustfmt import rustfmt
 
 UPSTREAM = {'load', 'store', 'xchg', 'cmpxchg', 'add', 'fetch_add', 'fetch_sub'}
-# Table operation -> primitive read-modify-write.
-RMW = {'add': 'Add', 'sub': 'Sub', 'and': 'And', 'or': 'Or', 'xor': 'Xor', 'andnot': 'AndNot',
-       'inc': 'Add', 'dec': 'Sub'}
+# Upstream's names: of the methods of `read` and `set`, and of xchg()'s argument `new`.
+NAMES = {'read': 'load', 'set': 'store'}
+PARAM_NAMES = {('xchg', 'new'): 'v'}
+# The operations whose argument is bits (`AtomicBitwise`), not a delta (`AtomicAdd`).
 BITWISE = {'and', 'or', 'xor', 'andnot'}
-# (type parameter for the ordering, its bound, the C suffix of each ordering it allows)
-ANY = ('O', 'Ordering')
-C_TYPES = ('atomic', 'atomic64', 'atomic_long')
+# The bound of a method's ordering type parameter `O`, by meta letter (any ordering: `Ordering`).
+ORDER_BOUNDS = {'l': 'ordering::AcquireOrRelaxed', 's': 'ordering::ReleaseOrRelaxed'}
 
 
 @dataclass
@@ -33,7 +38,7 @@ class TypedMethod:
     where: list                 # where-clause predicates
     body: list                  # lines
     doc: str
-    ordering: str               # 'any', 'relaxed', 'full', 'load', 'store'
+    orderings: list             # (ordering, C suffix) of each it takes: [('Full', '')]
     trait: str                  # AtomicBasicOps, AtomicExchangeOps, AtomicArithmeticOps
     example: list = field(default_factory=list)
 
@@ -42,238 +47,60 @@ class TypedMethod:
         return self.name in UPSTREAM
 
 
-SAFETY = '// SAFETY: `p` is the `Atomic`\'s own valid, aligned value, accessed only atomically.'
-FROM = ('// SAFETY: The value comes from `self.0`, a valid `T` per the type invariants (every '
-        'store keeps it one).')
+def trait_of(op):
+    """The operation trait whose representations have the methods of table line `op`."""
+    if set(op.meta) <= set('ls'):
+        return 'AtomicBasicOps'
+    return 'AtomicExchangeOps' if op.name in tables.EXCHANGE_OPS else 'AtomicArithmeticOps'
 
 
-def ret_value(expr):
-    return [f'let v = {{ {SAFETY}', f'unsafe {{ {expr} }} }};', FROM,
-            'unsafe { from_repr(<T::Repr as AtomicBasicOps>::from_int(v)) }']
-
-
-def rhs(kind):
-    """The delta of argument `v`, as the primitives' integer."""
-    conv = 'rhs_into_bits' if kind == 'bits' else 'rhs_into_delta'
-    return f'let v = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::{conv}(v));'
-
-
-def typed_methods(op, meta):
-    """The typed methods of one table line."""
+def value_params(op, trait):
+    """The value parameters of table line `op`: (name, type). An arithmetic operation's first
+    value is its operand (`Rhs`: a delta, or bits); every other value is a `T`."""
     out = []
-    if op == 'read':
-        body = ['let p = self.int_ptr();', SAFETY,
-                '// `AcquireOrRelaxed`: acquire, or else relaxed.',
-                'let v = unsafe { if matches!(O::TYPE, OrderingType::Acquire) {',
-                'Prim::<T>::read_acquire(p) } else { Prim::<T>::read(p) } };', FROM,
-                'unsafe { from_repr(<T::Repr as AtomicBasicOps>::from_int(v)) }']
-        out.append(TypedMethod('load', 'read', ['O: ordering::AcquireOrRelaxed'], [('_', 'O')],
-                               'T', [], body, 'Loads the value from the atomic `T`.', 'load',
-                               'AtomicBasicOps'))
-    elif op == 'set':
-        body = ['let p = self.int_ptr();',
-                'let v = <T::Repr as AtomicBasicOps>::into_int(into_repr(v));',
-                '// INVARIANT: `v` is a valid `T`.', '// `ReleaseOrRelaxed`: release, or else relaxed.',
-                SAFETY, 'unsafe { if matches!(O::TYPE, OrderingType::Release) {',
-                'Prim::<T>::set_release(p, v) } else { Prim::<T>::set(p, v) } }']
-        out.append(TypedMethod('store', 'set', ['O: ordering::ReleaseOrRelaxed'],
-                               [('v', 'T'), ('_', 'O')], None, [], body,
-                               'Stores a value to the atomic `T`.', 'store', 'AtomicBasicOps'))
-    elif op == 'xchg':
-        body = ['let p = self.int_ptr();',
-                'let v = <T::Repr as AtomicBasicOps>::into_int(into_repr(v));',
-                '// INVARIANT: `v` is a valid `T`.']
-        body += ret_value('Prim::<T>::xchg(p, v, order::<O>())')
-        out.append(TypedMethod('xchg', 'xchg', ['O: Ordering'], [('v', 'T'), ('_', 'O')], 'T',
-                               [], body, 'Atomic exchange.\n\nAtomically updates `*self` to `v` '
-                               'and returns the old value of `*self`.', 'any',
-                               'AtomicExchangeOps'))
-    elif op == 'cmpxchg':
-        body = ['let p = self.int_ptr();',
-                'let expected = <T::Repr as AtomicBasicOps>::into_int(into_repr(old));',
-                'let new = <T::Repr as AtomicBasicOps>::into_int(into_repr(new));',
-                '// INVARIANT: `new` is a valid `T`.',
-                '// C\'s `cmpxchg()`, which returns the value found: with `.unwrap_or_else(|v| v)`,',
-                '// exactly C\'s instructions (`try_cmpxchg()` is the form that returns whether it',
-                '// stored).', SAFETY,
-                'let found = unsafe { Prim::<T>::cmpxchg(p, expected, new, order::<O>()) };',
-                'if found == expected {', 'Ok(old)', '} else {', FROM,
-                'Err(unsafe { from_repr(<T::Repr as AtomicBasicOps>::from_int(found)) })', '}']
-        doc = ('Atomic compare and exchange.\n\nIf `*self` == `old`, atomically updates `*self` '
-               'to `new`. Otherwise, `*self` is not modified.\n\nCompare: The comparison is done '
-               'via the byte level comparison between `*self` and `old`.\n\nOrdering: When '
-               'succeeds, provides the corresponding ordering as the `Ordering` type parameter '
-               'indicates, and a failed one doesn\'t provide any ordering, the load part of a '
-               'failed cmpxchg is a [`Relaxed`] load.\n\nReturns `Ok(value)` if cmpxchg '
-               'succeeds, and `value` is guaranteed to be equal to `old`, otherwise returns '
-               '`Err(value)`, and `value` is the current value of `*self`.')
-        out.append(TypedMethod('cmpxchg', 'cmpxchg', ['O: Ordering'],
-                               [('old', 'T'), ('new', 'T'), ('_', 'O')], 'Result<T, T>', [],
-                               body, doc, 'any', 'AtomicExchangeOps'))
-    elif op == 'try_cmpxchg':
-        body = ['let p = self.int_ptr();',
-                'let mut found = <T::Repr as AtomicBasicOps>::into_int(into_repr(*old));',
-                'let new = <T::Repr as AtomicBasicOps>::into_int(into_repr(new));',
-                '// INVARIANT: `new` is a valid `T`.', SAFETY,
-                'let stored = unsafe { Prim::<T>::try_cmpxchg(p, &mut found, new, '
-                'order::<O>()) };', FROM,
-                '*old = unsafe { from_repr(<T::Repr as AtomicBasicOps>::from_int(found)) };',
-                'stored']
-        doc = ('Atomic compare and exchange that returns whether it stored: if `*self` == '
-               '`*old`, atomically updates `*self` to `new`; otherwise `*self` is not modified '
-               'and `*old` is updated to the current value of `*self` (C\'s `try_cmpxchg()`: a '
-               'retry loop needs no extra load). "Compare" and "Ordering" are as for '
-               '[`Atomic::cmpxchg()`].')
-        out.append(TypedMethod('try_cmpxchg', 'try_cmpxchg', ['O: Ordering'],
-                               [('old', '&mut T'), ('new', 'T'), ('_', 'O')], 'bool', [], body,
-                               doc, 'any', 'AtomicExchangeOps'))
-    elif op in RMW and op not in ('inc', 'dec'):
-        out += arithmetic(op, meta)
-    elif op in ('inc', 'dec'):
-        out += inc_dec(op, meta)
+    for arg in op.args:
+        kind, _, name = arg.partition(':')
+        if kind == 'p':
+            out.append((name or 'old', '&mut T'))
+        elif kind == 'i':
+            name = PARAM_NAMES.get((op.name, name), name or 'v')
+            rhs = trait == 'AtomicArithmeticOps' and not out
+            out.append((name, 'Rhs' if rhs else 'T'))
+    return out
+
+
+def typed_method(op, meta):
+    """The typed method of meta letter `meta` of table line `op`: one for all its orderings."""
+    vs = variants.variants(op, meta)
+    v = vs[0]
+    trait = trait_of(op)
+    params = value_params(op, trait)
+    has_rhs = any(t == 'Rhs' for _, t in params)
+    generics = ['Rhs'] if has_rhs else []
+    if len(vs) > 1:
+        generics.append(f'O: {ORDER_BOUNDS.get(meta, "Ordering")}')
+        params.append(('_', 'O'))
     else:
-        out += conditional(op)
-    return out
+        params.append(('_', f'ordering::{v.ordering.name}'))
+    where = []
+    if trait == 'AtomicArithmeticOps':
+        bound = 'AtomicInteger'
+        if has_rhs:
+            bound = f'{"AtomicBitwise" if op.name in BITWISE else "AtomicAdd"}<Rhs>'
+        where.append(f'T: {bound}' + (' + AtomicSigned' if op.signed_only else ''))
+    # Upstream's cmpxchg() returns the value found in a `Result`: `Ok` if it stored.
+    ret = {'value': 'T', 'bool': 'bool', None: None}[v.returns]
+    if op.name == 'cmpxchg':
+        ret = 'Result<T, T>'
+    body = templates.render('typed/fallbacks', v).split('\n')
+    doc = '\n\n'.join(templates.paragraphs(templates.render('typed/kerneldoc', v)))
+    return TypedMethod(NAMES.get(v.form, v.form), v.form, generics, params, ret, where, body,
+                       doc, [(x.ordering.name, x.order) for x in vs], trait)
 
 
-def arithmetic(op, meta):
-    """add, sub, and, or, xor, andnot: void, `_return` and `fetch_` forms."""
-    kind = 'bits' if op in BITWISE else 'delta'
-    bound = 'AtomicBitwise<Rhs>' if kind == 'bits' else 'AtomicAdd<Rhs>'
-    what = {'add': 'adds `v` to', 'sub': 'subtracts `v` from', 'and': 'ANDs `v` into',
-            'or': 'ORs `v` into', 'xor': 'XORs `v` into',
-            'andnot': 'ANDs the complement of `v` into'}[op]
-    out = []
-    for ch in meta:
-        if ch == 'v':
-            body = ['let p = self.int_ptr();', rhs(kind),
-                    f'// INVARIANT: `self.0` stays a valid `T` per the safety requirement of '
-                    f'`{bound.split("<")[0]}`.', SAFETY,
-                    f'unsafe {{ Prim::<T>::rmw(p, Rmw::{RMW[op]}, v) }}']
-            out.append(TypedMethod(op, op, ['Rhs'], [('v', 'Rhs'), ('_', 'ordering::Relaxed')],
-                                   None, [f'T: {bound}'], body,
-                                   f'Atomically {what} `*self` (wrapping); returns nothing.',
-                                   'relaxed', 'AtomicArithmeticOps'))
-        elif ch == 'R':
-            body = ['let p = self.int_ptr();', rhs(kind)]
-            body += ret_value(f'Prim::<T>::rmw_return(p, Rmw::{RMW[op]}, v, order::<O>())')
-            out.append(TypedMethod(f'{op}_return', f'{op}_return', ['Rhs', 'O: Ordering'],
-                                   [('v', 'Rhs'), ('_', 'O')], 'T', [f'T: {bound}'], body,
-                                   f'Atomically {what} `*self` (wrapping) and returns the new '
-                                   'value.', 'any', 'AtomicArithmeticOps'))
-        elif ch in 'F':
-            body = ['let p = self.int_ptr();', rhs(kind)]
-            body += ret_value(f'Prim::<T>::fetch_rmw(p, Rmw::{RMW[op]}, v, order::<O>())')
-            out.append(TypedMethod(f'fetch_{op}', f'fetch_{op}', ['Rhs', 'O: Ordering'],
-                                   [('v', 'Rhs'), ('_', 'O')], 'T', [f'T: {bound}'], body,
-                                   f'Atomically {what} `*self` (wrapping) and returns the value '
-                                   'of `*self` before the update.', 'any',
-                                   'AtomicArithmeticOps'))
-    return out
-
-
-def inc_dec(op, meta):
-    what = 'adds one to' if op == 'inc' else 'subtracts one from'
-    out = []
-    for ch in meta:
-        if ch == 'v':
-            body = ['let p = self.int_ptr();', SAFETY, f'unsafe {{ Prim::<T>::{op}(p) }}']
-            out.append(TypedMethod(op, op, [], [('_', 'ordering::Relaxed')], None,
-                                   ['T: AtomicInteger'], body,
-                                   f'Atomically {what} `*self` (wrapping); returns nothing.',
-                                   'relaxed', 'AtomicArithmeticOps'))
-        elif ch == 'R':
-            body = ['let p = self.int_ptr();']
-            body += ret_value(f'Prim::<T>::rmw_return_one(p, Rmw::{RMW[op]}, order::<O>())')
-            out.append(TypedMethod(f'{op}_return', f'{op}_return', ['O: Ordering'],
-                                   [('_', 'O')], 'T', ['T: AtomicInteger'], body,
-                                   f'Atomically {what} `*self` (wrapping) and returns the new '
-                                   'value.', 'any', 'AtomicArithmeticOps'))
-        elif ch == 'F':
-            body = ['let p = self.int_ptr();']
-            body += ret_value(f'Prim::<T>::fetch_rmw_one(p, Rmw::{RMW[op]}, order::<O>())')
-            out.append(TypedMethod(f'fetch_{op}', f'fetch_{op}', ['O: Ordering'], [('_', 'O')],
-                                   'T', ['T: AtomicInteger'], body,
-                                   f'Atomically {what} `*self` (wrapping) and returns the value '
-                                   'before the update.', 'any', 'AtomicArithmeticOps'))
-    return out
-
-
-def conditional(op):
-    """The `*_and_test`, `add_negative`, `*_unless` and `*_if_*` operations."""
-    bool_body = {
-        'sub_and_test': (['Rhs'], [('v', 'Rhs')], ['T: AtomicAdd<Rhs>'], 'delta',
-                         'Prim::<T>::sub_and_test(p, v)',
-                         'Atomically subtracts `v` from `*self`; returns whether the result is '
-                         'zero.'),
-        'dec_and_test': ([], [], ['T: AtomicInteger'], None, 'Prim::<T>::dec_and_test(p)',
-                         'Atomically subtracts one from `*self`; returns whether the result is '
-                         'zero.'),
-        'inc_and_test': ([], [], ['T: AtomicInteger'], None, 'Prim::<T>::inc_and_test(p)',
-                         'Atomically adds one to `*self`; returns whether the result is zero.'),
-        'inc_not_zero': ([], [], ['T: AtomicInteger'], None,
-                         'Prim::<T>::inc_not_zero(p)',
-                         'Atomically adds one to `*self` unless it is zero; returns whether it '
-                         'added (taking a reference only while the object is alive). Fully '
-                         'ordered if it adds; if not, relaxed.'),
-        'inc_unless_negative': ([], [], ['T: AtomicInteger + AtomicSigned'], None,
-                                'Prim::<T>::inc_unless_negative(p)',
-                                'Atomically adds one to `*self` unless it is negative; returns '
-                                'whether it added. Fully ordered if it adds; if not, relaxed.'),
-        'dec_unless_positive': ([], [], ['T: AtomicInteger + AtomicSigned'], None,
-                                'Prim::<T>::dec_unless_positive(p)',
-                                'Atomically subtracts one from `*self` unless it is positive; '
-                                'returns whether it subtracted. Fully ordered if it subtracts; '
-                                'if not, relaxed.'),
-    }
-    if op in bool_body:
-        generics, params, where, kind, call, doc = bool_body[op]
-        body = ['let p = self.int_ptr();'] + ([rhs(kind)] if kind else []) + \
-            ['// INVARIANT: `self.0` stays a valid `T` per the safety requirement of '
-             f'`{"AtomicAdd" if kind else "AtomicInteger"}`.',
-             SAFETY, f'unsafe {{ {call} }}']
-        return [TypedMethod(op, op, generics, params + [('_', 'ordering::Full')], 'bool', where,
-                            body, doc, 'full', 'AtomicArithmeticOps')]
-    if op == 'add_negative':
-        body = ['let p = self.int_ptr();', rhs('delta'), SAFETY,
-                'unsafe { Prim::<T>::add_negative(p, v, order::<O>()) }']
-        return [TypedMethod(op, op, ['Rhs', 'O: Ordering'], [('v', 'Rhs'), ('_', 'O')], 'bool',
-                            ['T: AtomicAdd<Rhs> + AtomicSigned'], body,
-                            'Atomically adds `v` to `*self` (wrapping); returns whether the '
-                            'result is negative.', 'any', 'AtomicArithmeticOps')]
-    if op == 'add_unless':
-        pre = ['let p = self.int_ptr();',
-               'let a = <T::Repr as AtomicArithmeticOps>::delta_into_int(T::rhs_into_delta(a));',
-               'let u = <T::Repr as AtomicBasicOps>::into_int(into_repr(u));']
-        fetch = pre + ret_value('Prim::<T>::fetch_add_unless(p, a, u)')
-        test = pre + [SAFETY, 'unsafe { Prim::<T>::fetch_add_unless(p, a, u) != u }']
-        params = [('a', 'Rhs'), ('u', 'T'), ('_', 'ordering::Full')]
-        return [TypedMethod('fetch_add_unless', 'fetch_add_unless', ['Rhs'], params, 'T',
-                            ['T: AtomicAdd<Rhs>'], fetch,
-                            'Atomically adds `a` to `*self` unless it is `u`; returns the value '
-                            'before. Fully ordered if it adds; if not, relaxed.', 'full',
-                            'AtomicArithmeticOps'),
-                TypedMethod('add_unless', 'add_unless', ['Rhs'], params, 'bool',
-                            ['T: AtomicAdd<Rhs>'], test,
-                            'Atomically adds `a` to `*self` unless it is `u`; returns whether it '
-                            'added. Fully ordered if it adds; if not, relaxed.', 'full',
-                            'AtomicArithmeticOps')]
-    if op == 'dec_if_positive':
-        body = ['let p = self.int_ptr();'] + ret_value('Prim::<T>::dec_if_positive(p)')
-        return [TypedMethod(op, op, [], [('_', 'ordering::Full')], 'T',
-                            ['T: AtomicInteger + AtomicSigned'], body,
-                            'Atomically subtracts one from `*self` unless the result would be '
-                            'negative; returns the old value minus one either way. Fully ordered '
-                            'if it stores; if not, relaxed.', 'full', 'AtomicArithmeticOps')]
-    raise ValueError(f'no typed method for table operation {op}')
-
-
-# Each ordering a method allows: (the argument to pass, the C name suffix).
-ORDERINGS = {'any': [('Full', ''), ('Acquire', '_acquire'), ('Release', '_release'),
-                     ('Relaxed', '_relaxed')],
-             'load': [('Relaxed', ''), ('Acquire', '_acquire')],
-             'store': [('Relaxed', ''), ('Release', '_release')],
-             'relaxed': [('Relaxed', '')], 'full': [('Full', '')]}
+def typed_methods(op):
+    """The typed methods of one table line."""
+    return [typed_method(op, meta) for meta in op.meta]
 
 
 # Upstream's doc examples (rust/kernel/sync/atomic.rs, Linux 7.2), kept word for word; the
@@ -374,13 +201,13 @@ def example(m):
             f'let x = Atomic::new({init}i32);'] + stmts
 
 
-def c_aliases(m):
-    orders = ORDERINGS[m.ordering]
-    return [f'{t}_{m.c_op}{sfx}' for t in C_TYPES for _, sfx in orders]
+def c_aliases(m, types):
+    """The C names of `m`: of each C type with every operation (types.tbl), each ordering."""
+    prefixes = dict.fromkeys(t.c_prefix for t in types if t.ops == 'all')
+    return [f'{t}_{m.c_op}{sfx}' for t in prefixes for _, sfx in m.orderings]
 
 
-def render_method(m):
-    from textwrap import wrap
+def render_method(m, types):
     lines = ['']
     for para in m.doc.split('\n\n'):
         lines += [f'/// {x}' for x in wrap(para, 96, break_on_hyphens=False)] + ['///']
@@ -393,7 +220,7 @@ def render_method(m):
     lines += ['///', '/// # Examples', '///', '/// ```']
     lines += [f'/// {x}' if x else '///' for x in example(m)]
     lines += ['/// ```']
-    aliases = ', '.join(f'"{a}"' for a in c_aliases(m))
+    aliases = ', '.join(f'"{a}"' for a in c_aliases(m, types))
     lines += [f'#[doc(alias({aliases}))]', '#[inline(always)]']
     generics = f'<{", ".join(m.generics)}>' if m.generics else ''
     params = ''.join(f', {n}: {t}' for n, t in m.params)
@@ -405,8 +232,8 @@ def render_method(m):
 
 def with_hooks(m):
     """The body of `m` with its sanitizer hooks after `let p = self.int_ptr();`: those of its
-    C twin, the ordering the type parameter's (scripts/lkmm/instrument.py)."""
-    order = {'relaxed': 'Order::Relaxed', 'full': 'Order::Full'}.get(m.ordering, 'order::<O>()')
+    C twin, the ordering the type parameter's (scripts/atomic/instrument.py)."""
+    order = f'Order::{m.orderings[0][0]}' if len(m.orderings) == 1 else 'order::<O>()'
     old = 'core::ptr::from_ref(old)' if m.c_op == 'try_cmpxchg' else None
     hooks = instrument.rust_lines(m.c_op, m.ret is not None, order=order, old=old,
                                   scalar='<T::Repr as AtomicBasicOps>::SCALAR')
@@ -414,11 +241,11 @@ def with_hooks(m):
     return m.body[:1] + hooks + m.body[1:]
 
 
-def render(ops, rustfmt):
+def generate(tables):
     """rust/atomic/generated_typed.rs: the typed methods, one impl block per operation trait."""
-    methods = [m for name, meta, _args, _signed in ops for m in typed_methods(name, meta)]
+    methods = [m for op in tables.ops for m in typed_methods(op)]
     out = ['// SPDX-License-Identifier: GPL-2.0', '',
-           '// Generated by scripts/gen-atomics from scripts/atomic/atomics.tbl: do not edit.',
+           f'// {GENERATED_BY}',
            '// Regenerate with `make generate` (the test suite fails if this file is stale).', '',
            '//! The operations of [`Atomic<T>`] (the typed spelling), one method per table',
            '//! operation, the ordering a type parameter; each calls the same primitive as its',
@@ -436,6 +263,6 @@ def render(ops, rustfmt):
         out += ['', f'impl<T: AtomicType> Atomic<T> where T::Repr: {trait} {{']
         for m in methods:
             if m.trait == trait:
-                out += render_method(m)
+                out += render_method(m, tables.types)
         out.append('}')
     return rustfmt('\n'.join(out) + '\n')
