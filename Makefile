@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Out-of-tree build of the samples: `make` builds them against $(KDIR) for $(ARCH) with the
-# toolchain the kernel was built with. Without KDIR, the cached kernel that
-# scripts/build-kernel makes is used (built first if missing).
+# Out-of-tree build of the modules (Kbuild: samples/, tests/kernel/, bench/kernel/): `make`
+# builds them against $(KDIR) for $(ARCH) with the toolchain the kernel was built with. Without KDIR, the cached kernel that
+# scripts/kernel/build-kernel makes is used (built first if missing).
 #
 #   make [ARCH=<a file of qemu/targets/>] [KDIR=/path/to/built/kernel]
 #   make test        # everything: host checks, boots of every target, mutation tests
@@ -13,11 +13,11 @@
 #   make bench       # benchmarks: results/bench.md and results/bench.svg
 #   make rust-analyzer  # rust-project.json: the kernel's crates and every crate here
 #
-# LITMUS=DIR|FILES chooses the litmus tests the runner (samples/rust_atomic_litmus.rs) runs;
+# LITMUS=DIR|FILES chooses the litmus tests the runner (tests/kernel/rust_atomic_litmus.rs) runs;
 # default: the kernel's tools/memory-model/litmus-tests and tests/litmus/*.litmus.
 
 ARCH ?= x86_64
-KDIR ?= $(shell scripts/build-kernel $(ARCH))
+KDIR ?= $(shell scripts/kernel/build-kernel $(ARCH))
 
 # CLIPPY=1 lints the Rust code with the clippy of the kernel's rustc (Debian's rust-web-clippy).
 CLIPPY ?=
@@ -30,15 +30,15 @@ LITMUS_KERNEL := $(firstword $(wildcard $(KDIR)/source/tools/memory-model/litmus
 	$(KDIR)/tools/memory-model/litmus-tests))
 LITMUS ?= $(if $(LITMUS_KERNEL),$(LITMUS_KERNEL) $(wildcard $(CURDIR)/tests/litmus/*.litmus))
 
-modules: samples/litmus/generated.rs
-	@scripts/check-kdir $(ARCH) $(KDIR)
+modules: tests/kernel/litmus/generated.rs
+	@scripts/kernel/check-kdir $(ARCH) $(KDIR)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(TOOLCHAIN) modules
 
 # The translated litmus tests; rewritten only when the translation changes.
-samples/litmus/generated.rs: FORCE
+tests/kernel/litmus/generated.rs: FORCE
 	@[ -n "$(LITMUS)" ] || { echo "error: no litmus tests: $(KDIR) has no" \
 		"tools/memory-model/litmus-tests; give LITMUS=DIR or files" >&2; exit 1; }
-	@scripts/litmus2rust -o $@.tmp $(LITMUS)
+	@scripts/memory-model/litmus2rust -o $@.tmp $(LITMUS)
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 clean:
@@ -47,24 +47,24 @@ clean:
 test:
 	scripts/test
 
-# Regenerate the seven generated files (scripts/gen-atomics says which) from
+# Regenerate the seven generated files (scripts/atomic/gen-atomics says which) from
 # scripts/atomic/atomics.tbl.
 generate:
-	scripts/gen-atomics
+	scripts/atomic/gen-atomics
 
 boot:
 	scripts/run-all
 
 litmus:
-	scripts/litmus-run
+	scripts/memory-model/litmus-run
 
 herd:
-	scripts/herd-check --table $(LITMUS)
+	scripts/memory-model/herd-check --table $(LITMUS)
 
 bench:
-	scripts/bench
+	scripts/perf/bench
 
 rust-analyzer:
-	scripts/rust-analyzer --arch $(ARCH) --kdir $(KDIR)
+	scripts/host/rust-analyzer --arch $(ARCH) --kdir $(KDIR)
 
 .PHONY: modules clean test boot generate litmus herd bench rust-analyzer FORCE

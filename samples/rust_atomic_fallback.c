@@ -2,9 +2,9 @@
 /*
  * The C helpers of kernel::sync::atomic's generic fallback (rust/atomic/fallback.c), as a
  * module of their own for out-of-tree builds: a kernel has them in rust/helpers/ only when the
- * library is grafted in with them (scripts/graft-kernel --fallback). Load it before a module
+ * library is grafted in with them (scripts/kernel/graft-kernel --fallback). Load it before a module
  * built with the fallback (make RUST_ATOMIC_FALLBACK=1, or an architecture without an asm
- * file); scripts/boot-test --fallback does.
+ * file); scripts/boot/boot-test --fallback does.
  */
 
 #include <linux/export.h>

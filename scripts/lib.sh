@@ -171,7 +171,7 @@ kunit_dir() {
 	done
 }
 
-# The source tree of a kernel (default: the default kernel) that scripts/build-kernel unpacks
+# The source tree of a kernel (default: the default kernel) that scripts/kernel/build-kernel unpacks
 # into the cache; prints nothing before it has.
 kernel_source_dir() {
 	local d
@@ -181,7 +181,7 @@ kernel_source_dir() {
 }
 
 # The kernel's litmus tests (tools/memory-model/litmus-tests) in the default kernel's source
-# tree; prints nothing before scripts/build-kernel has unpacked it.
+# tree; prints nothing before scripts/kernel/build-kernel has unpacked it.
 kernel_litmus_dir() {
 	local d
 	d=$(kernel_source_dir)
@@ -247,4 +247,88 @@ debian_archive_uri() {
 			awk '$1 == "deb" { i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
 				if ($(i + 1) !~ /-security/) print $i }'
 	} | head -n 1
+}
+
+# What a target's or result's name adds for a kernel: nothing for the default kernel, else
+# "-<version>" (x86_64-max, x86_64-max-7.2).
+kernel_suffix() {
+	[ "$1" = "$DEFAULT_KERNEL" ] || echo "-$1"
+}
+
+# parse_kernel_options USAGE [--fallback-ok] ARGS...: the options of the scripts that build a
+# kernel (build-kernel, graft-kernel): sets kver (--kernel, default DEFAULT_KERNEL), variants
+# (--config NAME, repeatable) and, with --fallback-ok, fallback (--fallback); anything else is
+# an error that prints USAGE.
+parse_kernel_options() {
+	local usage=$1 fallback_ok=""
+	shift
+	[ "${1:-}" != --fallback-ok ] || { fallback_ok=1; shift; }
+	kver=$DEFAULT_KERNEL variants=() fallback=""
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--kernel) [ $# -ge 2 ] || die "$usage"; kver=$2; shift 2 ;;
+		--config) [ $# -ge 2 ] || die "$usage"; variants+=("$2"); shift 2 ;;
+		--fallback) [ -n "$fallback_ok" ] || die "$usage"; fallback=1; shift ;;
+		*) die "$usage" ;;
+		esac
+	done
+}
+
+# Exports LIBCLANG_PATH for a kernel version: bindgen loads libclang at run time, and it must be
+# that of the kernel's clang.
+use_kernel_libclang() {
+	local llvm
+	llvm=$(kernel_llvm_bin "$1")
+	export LIBCLANG_PATH=${llvm%/bin}/lib
+}
+
+# make_logged WHAT LOG MAKE-ARGS...: runs make with its output in LOG; on failure prints the
+# log's last 40 lines and fails saying WHAT failed; says how long it took.
+make_logged() {
+	local what=$1 log=$2 start
+	shift 2
+	start=$(date +%s)
+	if ! make "$@" > "$log" 2>&1; then
+		tail -n 40 "$log" >&2
+		die "$what failed; full log in $log"
+	fi
+	say "$what took $(( $(date +%s) - start )) s"
+}
+
+# prune_older_builds PREFIX KEEP: removes the cache directories PREFIX-<key> other than KEEP
+# (earlier keys of the same build are never used again), leaving PREFIX-<variant>-<key> alone.
+prune_older_builds() {
+	local old
+	for old in "$1"-*; do
+		case ${old#"$1"-} in
+		*-*) ;; # another variant's name
+		*) [ "$old" = "$2" ] || rm -rf "$old" ;;
+		esac
+	done
+}
+
+# counts_of LINE: "P F S" of a result line 'NAME: P passed, F failed[, S skipped]' (0 for what
+# it lacks).
+counts_of() {
+	local p f s
+	p=$(echo "$1" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
+	f=$(echo "$1" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+	s=$(echo "$1" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
+	echo "${p:-0} ${f:-0} ${s:-0}"
+}
+
+# mutant_modules TABLE...: the module of each line of a mutants table (tests/mutants*), one per
+# line: <module>_mutant_<mutant> (Kbuild.include builds them, boot-test loads them).
+mutant_modules() {
+	sed -n 's/^\([a-z0-9_]*\) \([a-z0-9_]*\) .*/\1_mutant_\2/p' "$@" | sort -u
+}
+
+# The built .ko of a module of the out-of-tree build (the top-level Kbuild's directories), or
+# samples/<module>.ko if there is none yet.
+module_ko() {
+	local d
+	for d in tests/kernel bench/kernel samples; do
+		[ ! -f "$PROJECT_ROOT/$d/$1.ko" ] || { echo "$PROJECT_ROOT/$d/$1.ko"; return; }
+	done
+	echo "$PROJECT_ROOT/samples/$1.ko"
 }

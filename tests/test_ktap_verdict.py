@@ -1,4 +1,4 @@
-"""Unit tests of scripts/ktap-verdict: what it accepts and, above all, what it rejects."""
+"""Unit tests of scripts/boot/ktap-verdict: what it accepts and, above all, what it rejects."""
 
 import contextlib
 import importlib.machinery
@@ -11,7 +11,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCRIPT = os.path.join(ROOT, 'scripts', 'ktap-verdict')
+SCRIPT = os.path.join(ROOT, 'scripts', 'boot', 'ktap-verdict')
 KUNIT_DIR = os.environ.get('KUNIT_DIR', '')
 
 GOOD = """\

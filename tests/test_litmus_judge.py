@@ -1,4 +1,4 @@
-"""Unit tests of scripts/litmus-judge: the kernel's judgelitmus.sh must accept what LKMM allows
+"""Unit tests of scripts/memory-model/litmus-judge: the kernel's judgelitmus.sh must accept what LKMM allows
 and reject what it forbids, from the runner's output in a boot log."""
 
 import os
@@ -8,7 +8,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCRIPT = os.path.join(ROOT, 'scripts', 'litmus-judge')
+SCRIPT = os.path.join(ROOT, 'scripts', 'memory-model', 'litmus-judge')
 
 
 def kernel_litmus_dir():

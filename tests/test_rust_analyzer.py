@@ -1,4 +1,4 @@
-"""Unit test of scripts/rust-analyzer: the rust-project.json it writes for a built kernel
+"""Unit test of scripts/host/rust-analyzer: the rust-project.json it writes for a built kernel
 (KDIR=) is valid for rust-analyzer and names the kernel crate and every crate of this tree that
 Kbuild builds, each depending on the kernel crate."""
 
@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCRIPT = os.path.join(ROOT, 'scripts', 'rust-analyzer')
+SCRIPT = os.path.join(ROOT, 'scripts', 'host', 'rust-analyzer')
 KDIR = os.environ.get('KDIR')
 
 
@@ -18,7 +18,7 @@ def kbuild_crates():
     """The Rust crate roots the Kbuild files of this tree name as objects (`x.o` with `x.rs`),
     but the generated mutation-test roots."""
     roots = set()
-    for kbuild in ('samples/Kbuild', 'tests/codegen/Kbuild'):
+    for kbuild in ('samples/Kbuild', 'tests/kernel/Kbuild', 'bench/kernel/Kbuild', 'tests/codegen/Kbuild'):
         text = open(os.path.join(ROOT, kbuild), encoding='utf-8').read()
         for name in re.findall(r'\b([a-z0-9_]+)\.o\b', text):
             path = os.path.join(ROOT, os.path.dirname(kbuild), name + '.rs')

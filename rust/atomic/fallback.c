@@ -13,7 +13,7 @@
  * accesses again (twice reported, no wrong verdict).
  *
  * Where it is built:
- * - in a kernel, grafted into rust/helpers/ (scripts/graft-kernel --fallback), whose
+ * - in a kernel, grafted into rust/helpers/ (scripts/kernel/graft-kernel --fallback), whose
  *   build exports every rust_helper_* function and, with CONFIG_RUST_INLINE_HELPERS, inlines it
  *   into the Rust code that calls it (__rust_helper is then __always_inline);
  * - out of tree, in the module rust_atomic_fallback (samples/rust_atomic_fallback.c), which

@@ -21,7 +21,7 @@
 //! sanitizer: without `CONFIG_KASAN` and `CONFIG_KCSAN` every function below is empty and
 //! inlined away, and the operations are exactly the instructions they are without it. Each
 //! generated operation calls [`atomic`] with the access and ordering of its C twin
-//! (`scripts/lkmm/instrument.py` derives them from the table, and a host test holds them against
+//! (`scripts/atomic/instrument.py` derives them from the table, and a host test holds them against
 //! `atomic-instrumented.h`). Mutation tests break them here: `uninstrumented` (no hook at all)
 //! and `kcsan_plain` (KCSAN told the accesses are plain), `tests/mutants-kasan` and
 //! `tests/mutants-kcsan`.

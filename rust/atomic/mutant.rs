@@ -4,7 +4,7 @@
 //!
 //! A build with `--cfg rust_atomic_mutant --cfg rust_atomic_mutant="NAME"` runs the typed API
 //! on [`Mutant`], which forwards every primitive to the architecture's except the one that
-//! mutant `NAME` breaks. A test suite that is worth its name must then fail; `samples/Kbuild`
+//! mutant `NAME` breaks. A test suite that is worth its name must then fail; `Kbuild.include`
 //! builds these variants, `tests/mutants` says which test must catch each, and the test
 //! command checks that it does. Nothing here is built into a normal kernel. The mutants of the
 //! sanitizer hooks (`uninstrumented`, `kcsan_plain`: `tests/mutants-kasan`,
@@ -118,7 +118,7 @@ unsafe impl<A: Primitive> Primitive for Mutant<A> {
             return old;
         }
         // Mutant `extra_barrier`: a redundant full barrier before every fetch operation, the
-        // kind of overhead the codegen-parity check (scripts/codegen-parity) must catch.
+        // kind of overhead the codegen-parity check (scripts/machine-code/codegen-parity) must catch.
         #[cfg(rust_atomic_mutant = "extra_barrier")]
         super::arch::smp_mb();
         // Mutant `sub_adds`: fetch-sub adds instead of subtracting.

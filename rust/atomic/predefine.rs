@@ -115,7 +115,7 @@ integer_types! {
 // unchanged but for `not(MODULE)`: in a kernel with CONFIG_RUST_ATOMICS_KUNIT_TEST and this
 // library grafted in, it tests this implementation; a module's copy of the library (the
 // samples') has no `macros` crate and must not register the suite again; on the host,
-// scripts/host-tests runs it as `#[test]`s.
+// scripts/host/host-tests runs it as `#[test]`s.
 #[cfg(all(CONFIG_RUST_ATOMICS_KUNIT_TEST, not(MODULE)))]
 #[macros::kunit_tests(rust_atomics)]
 mod tests {

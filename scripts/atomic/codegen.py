@@ -145,7 +145,7 @@ def generate_rust(tables):
              '//! One function per operation, ordering and type of `kernel::sync::atomic`, named',
              '//! `rs_<C name>`, each the twin of `c_<C name>` in `codegen_c.c`, and the same in the',
              '//! typed spelling (`rst_<C name>`): the codegen-parity check',
-             '//! (`scripts/codegen-parity`) compares their instructions.', '',
+             '//! (`scripts/machine-code/codegen-parity`) compares their instructions.', '',
              f'use super::atomic::{{{", ".join(imports)}}};']
     for c_name, rs_params, rs_ret, rs_call, _cp, _cr, _cc in codegen_pairs(tables):
         ret = f' -> {rs_ret}' if rs_ret else ''
@@ -185,7 +185,7 @@ def generate_upstream(tables):
              '//! Upstream\'s own `kernel::sync::atomic` (Linux 6.18 and later: the kernel crate\'s,',
              '//! not this library), one function per operation, ordering and type it has, named',
              '//! `rsu_<C name>` as the twin of `c_<C name>` in `codegen_c.c`: codegen parity',
-             '//! (`scripts/codegen-parity`) measures it with and without',
+             '//! (`scripts/machine-code/codegen-parity`) measures it with and without',
              '//! `CONFIG_RUST_INLINE_HELPERS` against ours.', '',
              f'use kernel::sync::atomic::{{{", ".join(imports)}}};']
     for name, c_name, params, ret, body in typed_twins(tables, 'rsu_', upstream_only=True):
@@ -201,7 +201,7 @@ def generate_c(tables):
              f'/* {GENERATED_BY} */', '',
              '/*', " * One function per operation, ordering and type of the kernel's atomic_*() API,",
              ' * named c_<C name>, each the twin of rs_<C name> in codegen_ops.rs, with the same',
-             ' * parameters in the same order: the codegen-parity check (scripts/codegen-parity)',
+             ' * parameters in the same order: the codegen-parity check (scripts/machine-code/codegen-parity)',
              ' * compares their instructions.', ' */', '', '#include <linux/atomic.h>',
              '#include <linux/spinlock.h>']
     for c_name, _rp, _rr, _rc, c_params, c_ret, c_call in codegen_pairs(tables):

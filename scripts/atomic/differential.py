@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The two sides of the differential test of kernel::sync::atomic: the kernel's C operations
-as a table (samples/rust_atomic_c_ops_table.c) and the matching Rust operations
-(samples/common/differential_ops.rs), one per operation of atomics.tbl, ordering of
+as a table (tests/kernel/rust_atomic_c_ops_table.c) and the matching Rust operations
+(tests/kernel/common/differential_ops.rs), one per operation of atomics.tbl, ordering of
 orderings.tbl and type of types.tbl with every operation, in both Rust spellings."""
 
 import re
@@ -92,7 +92,7 @@ def typed_call(op, c_method, args):
 
 
 def generate_c(tables):
-    """samples/rust_atomic_c_ops_table.c."""
+    """tests/kernel/rust_atomic_c_ops_table.c."""
     seen, funcs, rows = set(), [], []
     for c_name, family, bits, c_body, _rust, _raw, _params, _rs, _nargs in differential_ops(tables):
         if c_name in seen:
@@ -105,12 +105,12 @@ def generate_c(tables):
             f'/* {GENERATED_BY} */', '',
             '/*', ' * The kernel\'s own atomic operations, one function per operation, ordering and type,',
             ' * with one signature, for the differential test of kernel::sync::atomic',
-            ' * (samples/rust_atomic_differential.rs): each takes the variable, the operation\'s value',
+            ' * (tests/kernel/rust_atomic_differential.rs): each takes the variable, the operation\'s value',
             ' * arguments as `a` and `b`, returns the result (0 for none, 0 or 1 for a bool) and stores',
             ' * try_cmpxchg()\'s updated old value in `*aux`. The functions are not called directly but',
             ' * through the exported table, whose rows the Rust side looks up by name.',
             ' */', '', '#include <linux/atomic.h>', '#include <linux/module.h>', '',
-            '/* Layout shared with `COp` in samples/common/differential_ops.rs. */',
+            '/* Layout shared with `COp` in tests/kernel/common/differential_ops.rs. */',
             'struct rust_atomic_c_op {', '\tconst char *name;', '\tconst char *family;', '\tu32 bits;',
             '\ts64 (*fn)(void *v, s64 a, s64 b, s64 *aux);', '};']
     tail = ['', 'const struct rust_atomic_c_op rust_atomic_c_ops[] = {'] + rows + ['};',
@@ -123,7 +123,7 @@ def generate_c(tables):
 
 
 def generate_rust(tables):
-    """samples/common/differential_ops.rs."""
+    """tests/kernel/common/differential_ops.rs."""
     rows = []
     for c_name, family, bits, _c, rust, raw, params, rs_body, nargs in differential_ops(tables):
         body = '\n'.join(f'            {line}' for line in rs_body)
@@ -143,7 +143,7 @@ def generate_rust(tables):
         f'// {GENERATED_BY}', '',
         '//! The Rust side of the differential test: every operation of every read-modify-write',
         '//! type of `kernel::sync::atomic`, with the name of the C operation it must match',
-        '//! (`samples/rust_atomic_c_ops_table.c` is the C side).', '',
+        '//! (`tests/kernel/rust_atomic_c_ops_table.c` is the C side).', '',
         'use super::atomic::*;', '',
         '/// One Rust operation and the C operation it must behave like.',
         'pub(crate) struct RustOp {',

@@ -22,10 +22,10 @@ OUTPUTS = [
            'the C-named types of kernel::sync::atomic and their operations', c_named.generate),
     Output('rust/atomic/generated_typed.rs',
            "upstream's Atomic<T> API on them (typed_api.py)", typed_api.generate),
-    Output('samples/rust_atomic_c_ops_table.c',
+    Output('tests/kernel/rust_atomic_c_ops_table.c',
            "the kernel's C operations, as a table, for the differential test",
            differential.generate_c),
-    Output('samples/common/differential_ops.rs', 'the matching Rust operations',
+    Output('tests/kernel/common/differential_ops.rs', 'the matching Rust operations',
            differential.generate_rust),
     Output('tests/codegen/codegen_ops.rs',
            'one small Rust function per operation, ordering and type, for the codegen-parity '

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The command line of scripts/litmus2rust: files and directories in, one Rust file out."""
+"""The command line of scripts/memory-model/litmus2rust: files and directories in, one Rust file out."""
 
 import argparse
 import json
@@ -131,7 +131,7 @@ def main(argv=None, doc=__doc__):
                     help="the Rust file to write ('-': stdout, the default)")
     ap.add_argument('--json', metavar='FILE',
                     help='also write the tests as data (variables, threads, registers, '
-                    'final clause) to FILE, for scripts/herd-check')
+                    'final clause) to FILE, for scripts/memory-model/herd-check')
     ap.add_argument('--list', action='store_true',
                     help='print name, Result and thread count of each test instead')
     ap.add_argument('--summary', action='store_true',

@@ -4,7 +4,7 @@ kernel::sync::atomic and the litmus runner's harness, and the runner's limits.""
 
 HARNESS = 'crate::harness'
 ATOMIC = 'crate::atomic'
-# The runner's limits (MAX_VARS in samples/litmus/harness.rs, the others in runner.rs).
+# The runner's limits (MAX_VARS in tests/kernel/litmus/harness.rs, the others in runner.rs).
 MAX_THREADS = 8
 MAX_VARS = 16
 MAX_REGS = 8        # per thread

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The atomic_*() operations of the LKMM C dialect, read from scripts/atomic/atomics.tbl (as
-scripts/gen-atomics reads it): each C name with its library method and C argument order."""
+scripts/atomic/gen-atomics reads it): each C name with its library method and C argument order."""
 
 import os
 import sys

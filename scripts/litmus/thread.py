@@ -216,7 +216,7 @@ class ThreadTranslator:
     def expression_statement(self, expr):
         if isinstance(expr, Call) and expr.func == 'spin_lock':
             # A lock no thread can release any more is given up: the execution is one
-            # herd7 does not have (Lock::lock in samples/litmus/test.rs).
+            # herd7 does not have (Lock::lock in tests/kernel/litmus/test.rs).
             self.arity(expr, 1)
             loc = self.lock_location(expr.args[0], expr.func)
             return f'if !{loc}.lock(m) {{ return; }}'

@@ -5,7 +5,7 @@ as its entry point compiled it (aarch64.py, x86_64.py, riscv64.py), and the C te
 condition over the same registers and variables, with each register `n:rK` named as the
 machine register that holds it at the thread's end.
 
-`test` is what `scripts/litmus2rust --json` says of the C test: variables in `Instance` order
+`test` is what `scripts/memory-model/litmus2rust --json` says of the C test: variables in `Instance` order
 (the order of the registers that hold their addresses), each thread's registers with their
 `out` index (the order of the registers that hold them at the end), and the clause as a tree.
 """

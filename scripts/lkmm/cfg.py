@@ -7,7 +7,7 @@ compiler's block placement puts blocks anywhere: a success path may jump backwar
 looping. So the thread is laid out anew, its basic blocks in reverse postorder of the
 control-flow graph: then the only backward jumps are the back edges of loops (for the
 reducible graphs compilers emit, which `layout` checks), and `-unroll 0` means "no loop
-iterates again", which scripts/herd-check relies on.
+iterates again", which scripts/memory-model/herd-check relies on.
 """
 
 from dataclasses import dataclass

@@ -7,7 +7,7 @@ If the control showed its weak outcome C times in N iterations, the test's M ite
 have shown it C * M / N times at that rate. From FAIR_CHANCE on, missing it has probability
 e^-FAIR_CHANCE (4.5e-5) if the weakening really is the control's behaviour: the test had its
 chance. Below, this machine shows the weak outcome too rarely to tell.
-samples/rust_atomic_litmus.rs holds the same number.
+tests/kernel/rust_atomic_litmus.rs holds the same number.
 """
 
 import re

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The weakening mutants of tests/ordering-mutants: reading the table, and writing a copy of
 the library (`rust/`) with one mutant's patch applied, for a build that must fail the checks
-that read machine code (scripts/codegen-parity, scripts/herd-check)."""
+that read machine code (scripts/machine-code/codegen-parity, scripts/memory-model/herd-check)."""
 
 import configparser
 import os

@@ -4,8 +4,8 @@
 alternatives (`.altinstructions`) and riscv64's (`.alternative`), and the instructions of a
 function on one path.
 
-Shared by scripts/codegen-compare (instruction counts and ordering parity with C) and
-scripts/herd-check (machine code to herd7 litmus tests).
+Shared by scripts/machine-code/codegen-compare (instruction counts and ordering parity with C) and
+scripts/memory-model/herd-check (machine code to herd7 litmus tests).
 """
 
 import re

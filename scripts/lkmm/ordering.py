@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The ordering signature of a path of machine code: its ordering-relevant instructions, in
 order, each reduced to what it means for the memory model. Two paths with the same signature
-order memory accesses alike; scripts/codegen-compare requires every Rust operation to have
+order memory accesses alike; scripts/machine-code/codegen-compare requires every Rust operation to have
 its C twin's.
 
 arm64 (Arm ARM B2.3, "Definition of the Armv8 memory model"):

@@ -19,7 +19,7 @@ the other `*w` operations compute in 64 bits. So each of those is followed by he
 `sext.w` of its result, as the hardware sign-extends (RISC-V Unprivileged ISA, RV64I), `lwu`
 by a zero-extension (`slli`, `srli` by 32), and `srliw` is the same shifts; a value stored by
 `sw`/`sc.w`/`amo<op>.w` keeps its upper bits in herd7's memory, which every 32-bit load drops
-again, and the final states compare `int` locations on their low 32 bits (scripts/herd-check).
+again, and the final states compare `int` locations on their low 32 bits (scripts/memory-model/herd-check).
 The lowering adds register events only: the memory events and the dependencies through
 registers are the same. The compiler's `sext.w` of a register that holds a sign-extended
 value on every path to it (`extends`: after a 32-bit load, a comparison, ...) is the identity

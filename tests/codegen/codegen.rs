@@ -2,8 +2,8 @@
 
 //! Every operation of `kernel::sync::atomic` as a small function (`codegen_ops.rs`), and the
 //! types Rust and C share, for the checks that read this module's object file: the
-//! codegen-parity check (`scripts/codegen-parity`) and the layout check
-//! (`scripts/pahole-check`). The module does nothing when loaded; it is never loaded.
+//! codegen-parity check (`scripts/machine-code/codegen-parity`) and the layout check
+//! (`scripts/machine-code/pahole-check`). The module does nothing when loaded; it is never loaded.
 
 use kernel::prelude::*;
 

@@ -5,7 +5,7 @@
 /*
  * One function per operation, ordering and type of the kernel's atomic_*() API,
  * named c_<C name>, each the twin of rs_<C name> in codegen_ops.rs, with the same
- * parameters in the same order: the codegen-parity check (scripts/codegen-parity)
+ * parameters in the same order: the codegen-parity check (scripts/machine-code/codegen-parity)
  * compares their instructions.
  */
 

@@ -5,7 +5,7 @@
 //! One function per operation, ordering and type of `kernel::sync::atomic`, named
 //! `rs_<C name>`, each the twin of `c_<C name>` in `codegen_c.c`, and the same in the
 //! typed spelling (`rst_<C name>`): the codegen-parity check
-//! (`scripts/codegen-parity`) compares their instructions.
+//! (`scripts/machine-code/codegen-parity`) compares their instructions.
 
 use super::atomic::{
     atomic_load, atomic_store, Acquire, Atomic, AtomicI32, AtomicI64, AtomicIsize, Full, Relaxed,

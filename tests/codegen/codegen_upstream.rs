@@ -5,7 +5,7 @@
 //! Upstream's own `kernel::sync::atomic` (Linux 6.18 and later: the kernel crate's,
 //! not this library), one function per operation, ordering and type it has, named
 //! `rsu_<C name>` as the twin of `c_<C name>` in `codegen_c.c`: codegen parity
-//! (`scripts/codegen-parity`) measures it with and without
+//! (`scripts/machine-code/codegen-parity`) measures it with and without
 //! `CONFIG_RUST_INLINE_HELPERS` against ours.
 
 use kernel::sync::atomic::{Acquire, Atomic, Full, Relaxed, Release};

@@ -2,7 +2,7 @@
 
 /*
  * The C side of the types shared with Rust in codegen.rs, for the layout check
- * (scripts/pahole-check), which compares both sides' debug info.
+ * (scripts/machine-code/pahole-check), which compares both sides' debug info.
  */
 
 #include <linux/atomic.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The harness of the herd7 check (`scripts/herd-check`): each litmus thread, as
-//! `scripts/litmus2rust` translates it for the in-kernel runner, compiled on its own into an
+//! The harness of the herd7 check (`scripts/memory-model/herd-check`): each litmus thread, as
+//! `scripts/memory-model/litmus2rust` translates it for the in-kernel runner, compiled on its own into an
 //! entry point whose machine code the check turns into an AArch64, X86_64 or RISCV litmus
 //! test.
 //!
@@ -20,7 +20,7 @@ use core::marker::PhantomData;
 
 use crate::atomic::{AtomicI32, AtomicUsize};
 
-#[path = "../../samples/litmus/test.rs"]
+#[path = "../../tests/kernel/litmus/test.rs"]
 mod test;
 pub(crate) use test::*;
 
@@ -115,7 +115,7 @@ impl<'a> Instance<'a> {
     }
 }
 
-/// `rcu_read_lock()`: as for the in-kernel runner (`samples/litmus/harness.rs`), a compiler
+/// `rcu_read_lock()`: as for the in-kernel runner (`tests/kernel/litmus/harness.rs`), a compiler
 /// barrier, C's `preempt_disable()` without `CONFIG_PREEMPT_COUNT`.
 #[inline(always)]
 pub(crate) fn rcu_read_lock() {
@@ -140,7 +140,7 @@ pub(crate) fn synchronize_rcu_expedited() {
     unsafe { kernel::bindings::synchronize_rcu_expedited() };
 }
 
-/// `smp_mb__after_unlock_lock()`: nothing, as for the runner (`samples/litmus/harness.rs`);
+/// `smp_mb__after_unlock_lock()`: nothing, as for the runner (`tests/kernel/litmus/harness.rs`);
 /// the check holds the code to the LKMM's full barrier.
 #[allow(non_snake_case)]
 #[inline(always)]
@@ -193,7 +193,7 @@ impl Srcu {
 
 /// The first marker: the addresses of the shared variables, in `x0`..`x7` (arm64), `a0`..`a7`
 /// (riscv64) or `rdi`, `rsi`, `rdx`, `rcx`, `r8`..`r11` (x86_64), in `Instance` order;
-/// `scripts/herd-check` reads the same list (`scripts/lkmm/archtest.py`).
+/// `scripts/memory-model/herd-check` reads the same list (`scripts/lkmm/archtest.py`).
 #[inline(always)]
 pub(crate) fn variables<'a>() -> Instance<'a> {
     let v: [*mut u8; 8];

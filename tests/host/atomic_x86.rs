@@ -2,7 +2,7 @@
 
 //! Host tests of the x86 architecture layer: `rust/atomic.rs` compiled for user space on the
 //! build machine (`--cfg CONFIG_X86 --cfg CONFIG_SMP`, as Kbuild passes them), where threads
-//! run on real cores. `scripts/host-tests` also builds this file against mutants of the library
+//! run on real cores. `scripts/host/host-tests` also builds this file against mutants of the library
 //! (`--cfg rust_atomic_mutant="NAME"`) and expects the named test to fail.
 
 #[path = "../../rust/atomic.rs"]

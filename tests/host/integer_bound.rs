@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! A user type that is `AtomicAdd` but not `AtomicInteger` (`scripts/host-tests`): adding its
+//! A user type that is `AtomicAdd` but not `AtomicInteger` (`scripts/host/host-tests`): adding its
 //! own deltas must compile (`--cfg add`), `inc()` must not (`--cfg inc`), since adding one to
 //! its representation could make a value that is no `State`.
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Host check of `scripts/litmus2rust`'s output (tests/test_litmus2rust.py builds and runs
+//! Host check of `scripts/memory-model/litmus2rust`'s output (tests/test_litmus2rust.py builds and runs
 //! it): the translated tests compiled against the real library (`rust/atomic.rs`, as on an
-//! SMP x86 kernel) and the runner's contract types (`samples/litmus/test.rs`, given as
+//! SMP x86 kernel) and the runner's contract types (`tests/kernel/litmus/test.rs`, given as
 //! `LITMUS_CONTRACT`), then each test's threads run one after another
 //! in every order. A sequential run is a sequentially consistent execution, which the LKMM
 //! always allows: a `Never` proposition must hold in none of them, an `Always` one in all. A

@@ -15,7 +15,7 @@
 //! doubleword instructions.
 //!
 //! Selected in `arch.rs` for an architecture without an asm file, or by `--cfg
-//! rust_atomic_fallback` on one with (the test of this file: `scripts/boot-test --fallback`).
+//! rust_atomic_fallback` on one with (the test of this file: `scripts/boot/boot-test --fallback`).
 //! The compiled code is a call per operation: codegen parity reports it as "fallback (calls)".
 
 use super::super::primitive::{Exchange, Int, LoadStore, Order, Primitive, Rmw};
