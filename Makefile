@@ -7,7 +7,8 @@
 #   make [ARCH=<a file of qemu/targets/>] [KDIR=/path/to/built/kernel]
 #   make test        # everything: host checks, boots of every target, mutation tests
 #   make boot        # the main job: build and boot every target, print the results table
-#   make generate    # regenerate the typed API from scripts/atomic/atomics.tbl
+#   make generate    # regenerate the seven generated files from the tables of scripts/atomic/
+#   make check-generated  # fail if one is stale
 #   make litmus      # every litmus test >= 10^6 times per target, weakenings, tables
 #   make herd        # the herd7 check of every litmus test on both architectures, tables
 #   make bench       # benchmarks: results/bench.md and results/bench.svg
@@ -52,6 +53,10 @@ test:
 generate:
 	scripts/atomic/gen-atomics
 
+# Fails if a generated file is not what the tables give (the host tests run it too).
+check-generated:
+	scripts/atomic/gen-atomics --check
+
 boot:
 	scripts/run-all
 
@@ -67,4 +72,4 @@ bench:
 rust-analyzer:
 	scripts/host/rust-analyzer --arch $(ARCH) --kdir $(KDIR)
 
-.PHONY: modules clean test boot generate litmus herd bench rust-analyzer FORCE
+.PHONY: modules clean test boot generate check-generated litmus herd bench rust-analyzer FORCE
