@@ -368,16 +368,19 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
         "all_threads_ran",
     ];
     let cfg = run.cfg;
-    let diag = format_args!(
-        "threads={} iterations={} online_cpus={}",
-        cfg.threads,
-        cfg.iterations,
-        kthread::online_cpus()
-    );
+    // Not a `let` bound to `format_args!` with arguments: rustc 1.85 (Linux 7.2's minimum)
+    // refuses it (E0716, the arguments' temporaries do not live long enough).
+    let online_cpus = kthread::online_cpus();
+    let config_diag = |suite: &ktap::Suite| {
+        suite.diag(format_args!(
+            "threads={} iterations={} online_cpus={}",
+            cfg.threads, cfg.iterations, online_cpus
+        ))
+    };
     if aborted {
         // The totals are meaningless for a run cut short; what is checked is that it stopped.
         let mut suite = ktap::Suite::start(SUITE, 2);
-        suite.diag(diag);
+        config_diag(&suite);
         suite.diag(format_args!("aborted by module unload"));
         suite.case(CASES[0], seed_doc_examples());
         suite.case("all_threads_stopped", exits_ok);
@@ -385,7 +388,7 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
         return;
     }
     let mut suite = ktap::Suite::start(SUITE, CASES.len());
-    suite.diag(diag);
+    config_diag(&suite);
     suite.diag(format_args!("atomics: {}", atomic::implementation()));
     suite.case(CASES[0], seed_doc_examples());
 
