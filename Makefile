@@ -22,9 +22,9 @@ KDIR ?= $(shell scripts/kernel/build-kernel $(ARCH))
 
 # CLIPPY=1 lints the Rust code with the clippy of the kernel's rustc (Debian's rust-web-clippy).
 CLIPPY ?=
-# The toolchain KDIR was built with (scripts/lib.sh: kmake_vars; its LLVM depends on the kernel).
-TOOLCHAIN := $(shell bash -c '. scripts/lib.sh && kmake_vars $(ARCH) $(KDIR)') \
-	CLIPPY=$(CLIPPY) CLIPPY_DRIVER=/usr/bin/clippy-driver
+# make in KDIR with the toolchain it was built with (scripts/kernel/kmake: LLVM and the verified
+# rustc for the kernels built here, a distribution's own in its root for its kernel).
+KMAKE := scripts/kernel/kmake $(ARCH) $(KDIR) CLIPPY=$(CLIPPY) CLIPPY_DRIVER=/usr/bin/clippy-driver
 
 # The kernel's litmus tests, and ours (tests/litmus/: atomic_t RMWs, xchg/cmpxchg locks, ...).
 LITMUS_KERNEL := $(firstword $(wildcard $(KDIR)/source/tools/memory-model/litmus-tests \
@@ -33,7 +33,7 @@ LITMUS ?= $(if $(LITMUS_KERNEL),$(LITMUS_KERNEL) $(wildcard $(CURDIR)/tests/litm
 
 modules: tests/kernel/litmus/generated.rs
 	@scripts/kernel/check-kdir $(ARCH) $(KDIR)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) $(TOOLCHAIN) modules
+	@+$(KMAKE) M=$(CURDIR) modules
 
 # The translated litmus tests; rewritten only when the translation changes.
 tests/kernel/litmus/generated.rs: FORCE
@@ -43,7 +43,7 @@ tests/kernel/litmus/generated.rs: FORCE
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) $(TOOLCHAIN) clean
+	@+$(KMAKE) M=$(CURDIR) clean
 
 test:
 	scripts/test

@@ -332,3 +332,47 @@ module_ko() {
 	done
 	echo "$PROJECT_ROOT/samples/$1.ko"
 }
+
+# The distributions' own kernels: one descriptor each, qemu/distros/<name> (key=value lines),
+# read by scripts/kernel/distro-kernel.
+DISTROS_DIR=$PROJECT_ROOT/qemu/distros
+
+known_distros() {
+	local f names=""
+	for f in "$DISTROS_DIR"/*; do
+		[ -f "$f" ] && names="$names ${f##*/}"
+	done
+	echo "${names# }"
+}
+
+# The value of KEY in DISTRO's descriptor (empty if the key is absent).
+distro_var() {
+	[ -f "$DISTROS_DIR/$1" ] ||
+		die "unknown distribution kernel '$1' (known: $(known_distros); each is a file in qemu/distros/)"
+	sed -n "s/^$2=//p" "$DISTROS_DIR/$1" | tail -n 1
+}
+
+# in_root ROOT DIR... -- COMMAND...: runs COMMAND chrooted in ROOT with each DIR bind-mounted at
+# the same path inside, and /proc and /dev, in a mount namespace of its own (nothing stays
+# mounted afterwards, also after a failure).
+in_root() {
+	local root=$1 binds=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do binds+=("$1"); shift; done
+	[ $# -gt 1 ] || die "in_root: no command"
+	shift
+	unshare --mount --propagation private bash -c '
+		set -e; root=$1 n=$2; shift 2
+		for ((i = 0; i < n; i++)); do mkdir -p "$root$1"; mount --bind "$1" "$root$1"; shift; done
+		mount -t proc proc "$root/proc"
+		mount --rbind /dev "$root/dev"
+		exec chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 "$@"
+	' _ "$root" "${#binds[@]}" "${binds[@]}" "$@"
+}
+
+# The value of KEY of a distribution kernel's tree (scripts/kernel/distro-kernel writes
+# KDIR/.distro-kernel); empty for any other tree.
+distro_tree_var() {
+	[ -f "$1/.distro-kernel" ] || return 0
+	sed -n "s/^$2=//p" "$1/.distro-kernel" | tail -n 1
+}

@@ -113,5 +113,55 @@ class Descriptors(unittest.TestCase):
         self.assertIn("unknown architecture 'vax'", out.stderr)
 
 
+
+# What scripts/kernel/distro-kernel and distro-root read of a distribution's descriptor.
+DISTRO_REQUIRED = ('suite', 'kernel', 'headers', 'binary', 'image_path', 'source', 'root_suite',
+                   'root_packages')
+DISTROS = os.path.join(ROOT, 'qemu', 'distros')
+
+
+def distro_problems(path):
+    """What is wrong with the distribution descriptor at `path`: a list of messages."""
+    name = os.path.basename(path)
+    with open(path, encoding='utf-8') as f:
+        d = dict(line.rstrip('\n').split('=', 1) for line in f
+                 if '=' in line and not line.startswith('#'))
+    out = [f'{name}: no {k}=' for k in DISTRO_REQUIRED if k not in d]
+    if d.get('kernel') and d['kernel'] not in kernels():
+        out.append(f'{name}: kernel={d["kernel"]} is not one of {kernels()}')
+    for key in ('headers', 'binary', 'image_path'):
+        if key in d and '{V}' not in d[key]:
+            out.append(f'{name}: {key}= does not name the version ({{V}})')
+    flavoured = [k.split('.', 1)[1] for k in d if k.startswith('flavour.')]
+    if not flavoured:
+        out.append(f'{name}: no flavour.<arch>= (no architecture has a kernel here)')
+    for arch in flavoured:
+        if arch not in targets.known():
+            out.append(f'{name}: flavour.{arch}= names no descriptor of qemu/targets/')
+        for key in ('debarch', 'make'):
+            if not d.get(f'{key}.{arch}'):
+                out.append(f'{name}: flavour.{arch}= without {key}.{arch}=')
+    return out
+
+
+class DistroDescriptors(unittest.TestCase):
+    def test_every_distro_descriptor_is_complete(self):
+        names = sorted(os.listdir(DISTROS))
+        self.assertGreaterEqual(len(names), 1)
+        for name in names:
+            with self.subTest(distro=name):
+                self.assertEqual(distro_problems(os.path.join(DISTROS, name)), [])
+
+    def test_a_flavour_without_its_make_variables_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(DISTROS, 'debian-7.2'), encoding='utf-8') as f:
+                text = f.read()
+            path = os.path.join(d, 'debian-7.2')
+            with open(path, 'w', encoding='utf-8') as f:
+                f.write(re.sub(r'^make\.arm64=.*\n', '', text, flags=re.M))
+            self.assertEqual(distro_problems(path),
+                             ['debian-7.2: flavour.arm64= without make.arm64='])
+
+
 if __name__ == '__main__':
     unittest.main()

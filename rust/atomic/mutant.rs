@@ -62,6 +62,19 @@ unsafe impl<A: LoadStore> LoadStore for Mutant<A> {
     }
 }
 
+/// The time between the load and the store of the non-atomic mutants (`nonatomic_rmw`,
+/// `nonatomic_xchg`): a few spin-loop hints, so that two CPUs overlap inside it often enough for
+/// the tests to see the lost update or the lock taken twice even on a loaded host or under TCG,
+/// where the bare load and store, one instruction apart, rarely overlap. What the tests must
+/// catch is the missing atomicity, not a lucky interleaving.
+#[cfg(any(rust_atomic_mutant = "nonatomic_rmw", rust_atomic_mutant = "nonatomic_xchg"))]
+#[inline(always)]
+fn nonatomic_window() {
+    for _ in 0..8 {
+        core::hint::spin_loop();
+    }
+}
+
 // SAFETY: Test-only, see the `LoadStore` implementation.
 unsafe impl<A: Exchange> Exchange for Mutant<A> {
     #[inline(always)]
@@ -73,6 +86,7 @@ unsafe impl<A: Exchange> Exchange for Mutant<A> {
             let _ = order;
             // SAFETY: The caller guarantees that `p` is valid and aligned.
             let old = unsafe { A::read(p) };
+            nonatomic_window();
             // SAFETY: As above.
             unsafe { A::set(p, new) };
             old
@@ -113,6 +127,7 @@ unsafe impl<A: Primitive> Primitive for Mutant<A> {
         if op == Rmw::Add {
             // SAFETY: The caller guarantees that `p` is valid and aligned.
             let old = unsafe { A::read(p) };
+            nonatomic_window();
             // SAFETY: As above.
             unsafe { A::set(p, <Self::V as super::primitive::Int>::apply(op, old, v)) };
             return old;
