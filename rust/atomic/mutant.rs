@@ -67,7 +67,10 @@ unsafe impl<A: LoadStore> LoadStore for Mutant<A> {
 /// the tests to see the lost update or the lock taken twice even on a loaded host or under TCG,
 /// where the bare load and store, one instruction apart, rarely overlap. What the tests must
 /// catch is the missing atomicity, not a lucky interleaving.
-#[cfg(any(rust_atomic_mutant = "nonatomic_rmw", rust_atomic_mutant = "nonatomic_xchg"))]
+#[cfg(any(
+    rust_atomic_mutant = "nonatomic_rmw",
+    rust_atomic_mutant = "nonatomic_xchg"
+))]
 #[inline(always)]
 fn nonatomic_window() {
     for _ in 0..8 {
