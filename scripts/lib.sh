@@ -36,11 +36,21 @@ TARGETS_DIR=$PROJECT_ROOT/qemu/targets
 
 # Every architecture that has a descriptor, space-separated.
 known_archs() {
+	descriptor_names "$TARGETS_DIR"
+}
+
+# The descriptors (files) of a directory, by name, space-separated.
+descriptor_names() {
 	local f names=""
-	for f in "$TARGETS_DIR"/*; do
+	for f in "$1"/*; do
 		[ -f "$f" ] && names="$names ${f##*/}"
 	done
 	echo "${names# }"
+}
+
+# The value of KEY in a key=value FILE (the last line of the key wins; empty if absent).
+file_var() {
+	sed -n "s/^$2=//p" "$1" | tail -n 1
 }
 
 # Fails unless ARCH has a descriptor, with a message that lists those there are.
@@ -52,7 +62,7 @@ check_arch() {
 # The value of KEY in ARCH's descriptor (empty if the key is absent).
 arch_var() {
 	check_arch "$1"
-	sed -n "s/^$2=//p" "$TARGETS_DIR/$1" | tail -n 1
+	file_var "$TARGETS_DIR/$1" "$2"
 }
 
 # Kernel ARCH= name of a target architecture.
@@ -338,18 +348,14 @@ module_ko() {
 DISTROS_DIR=$PROJECT_ROOT/qemu/distros
 
 known_distros() {
-	local f names=""
-	for f in "$DISTROS_DIR"/*; do
-		[ -f "$f" ] && names="$names ${f##*/}"
-	done
-	echo "${names# }"
+	descriptor_names "$DISTROS_DIR"
 }
 
 # The value of KEY in DISTRO's descriptor (empty if the key is absent).
 distro_var() {
 	[ -f "$DISTROS_DIR/$1" ] ||
 		die "unknown distribution kernel '$1' (known: $(known_distros); each is a file in qemu/distros/)"
-	sed -n "s/^$2=//p" "$DISTROS_DIR/$1" | tail -n 1
+	file_var "$DISTROS_DIR/$1" "$2"
 }
 
 # in_root ROOT DIR... -- COMMAND...: runs COMMAND chrooted in ROOT with each DIR bind-mounted at
@@ -374,5 +380,5 @@ in_root() {
 # KDIR/.distro-kernel); empty for any other tree.
 distro_tree_var() {
 	[ -f "$1/.distro-kernel" ] || return 0
-	sed -n "s/^$2=//p" "$1/.distro-kernel" | tail -n 1
+	file_var "$1/.distro-kernel" "$2"
 }
