@@ -18,7 +18,7 @@ from lkmm import targets  # noqa: E402 (after the path it is found on)
 
 # What the scripts read of every descriptor (scripts/lib.sh arch_var, scripts/lkmm/targets.py).
 REQUIRED = ('karch', 'srcarch', 'kernels', 'image', 'main_job', 'qemu', 'packages', 'machine',
-            'memory', 'console', 'cpus', 'busybox', 'paths', 'library')
+            'memory', 'console', 'cpus', 'busybox', 'paths', 'library', 'isa')
 
 
 def kernels():
@@ -54,11 +54,15 @@ def problems(arch):
             out.append(f'{arch}: busybox={busybox} is neither host nor "debian <arch> <suite>"')
         if not re.fullmatch(r'[0-9a-f]{4}', d.get('elf_machine', '')):
             out.append(f'{arch}: a fetched busybox needs elf_machine= (4 hex digits)')
-    if d.get('herd_model'):
-        module = os.path.join(ROOT, 'scripts', 'lkmm', f'{d.get("herd_translator")}.py')
-        if not os.path.isfile(module):
-            out.append(f'{arch}: herd_model= without herd_translator= naming a module of '
-                       'scripts/lkmm/')
+    isa = d.get('isa', '')
+    if isa and not os.path.isfile(os.path.join(ROOT, 'scripts', 'lkmm', f'{isa}.py')):
+        out.append(f'{arch}: isa={isa} names no module of scripts/lkmm/')
+    elif isa:
+        module = targets.isa_module(arch)
+        out += [f'{arch}: scripts/lkmm/{isa}.py has no {name}'
+                for name in ('ordering_class', 'FRAME') if not hasattr(module, name)]
+        if d.get('herd_model') and not hasattr(module, 'translate'):
+            out.append(f'{arch}: herd_model= but scripts/lkmm/{isa}.py has no translate()')
     if not d.get('memory', '').isdigit():
         out.append(f'{arch}: memory= is not a number of MiB')
     return out
@@ -81,15 +85,21 @@ class Descriptors(unittest.TestCase):
             with mock.patch.object(targets, 'TARGETS', d):
                 self.assertEqual(problems('x86_64'), ['x86_64: no console='])
 
-    def test_a_herd_model_without_a_translator_is_refused(self):
+    def test_an_isa_module_without_what_is_read_is_refused(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(ROOT, 'qemu', 'targets', 'riscv64'), encoding='utf-8') as f:
                 text = f.read()
-            with open(os.path.join(d, 'riscv64'), 'w', encoding='utf-8') as f:
-                f.write(re.sub(r'^herd_translator=.*\n', '', text, flags=re.M))
-            with mock.patch.object(targets, 'TARGETS', d):
-                self.assertEqual(len(problems('riscv64')), 1)
-                self.assertIn('herd_translator', problems('riscv64')[0])
+            for isa, expected in (('nosuch', ['isa=nosuch names no module']),
+                                  ('targets', ['has no ordering_class', 'has no FRAME',
+                                               'herd_model= but scripts/lkmm/targets.py has no '
+                                               'translate()'])):
+                with open(os.path.join(d, 'riscv64'), 'w', encoding='utf-8') as f:
+                    f.write(re.sub(r'^isa=.*$', f'isa={isa}', text, flags=re.M))
+                with mock.patch.object(targets, 'TARGETS', d), self.subTest(isa=isa):
+                    found = problems('riscv64')
+                    self.assertEqual(len(found), len(expected), found)
+                    for message, part in zip(found, expected):
+                        self.assertIn(part, message)
 
     def test_an_unknown_architecture_names_the_known_ones(self):
         with self.assertRaises(targets.UnknownArch) as e:

@@ -37,8 +37,53 @@ REGISTER_ONLY = {'mov', 'movz', 'movn', 'movk', 'add', 'adds', 'sub', 'subs', 'a
 DROPPED = {'nop', 'prfm', 'bti', 'paciasp', 'autiasp'}
 BRANCH_TARGET = re.compile(r'0x([0-9a-f]+) <[^>]*>')
 STACK = re.compile(r'\[(sp|x29)\b')
+# The frame record, which the kernel's Rust flags force even in leaf functions: left out of
+# instruction counts (scripts/lkmm/objdump.py) and of herd7's code.
 FRAME = {('stp', 'x29, x30, [sp, #-0x10]!'), ('mov', 'x29, sp'),
          ('ldp', 'x29, x30, [sp], #0x10')}
+
+
+# The ordering signature's classes (scripts/lkmm/ordering.py).
+ORDERING_LSE = re.compile(r'^(ld(add|clr|set|eor|smax|smin|umax|umin)|st(add|clr|set|eor|smax|smin|'
+                          r'umax|umin)|swp|casp?)(a|l|al)?(b|h)?$')
+ORDERING_EXCLUSIVE = re.compile(r'^(ld|st)(a|l)?xr(b|h)?$')
+ORDERING_ACQREL = re.compile(r'^(ldar|ldapr|stlr)(b|h)?$')
+ORDERING_PLAIN = re.compile(r'^(ldr|ldur|str|stur)(s?b|s?h|sw)?$')
+
+
+def ordering_class(mnem, ops):
+    """The ordering signature's entry of one arm64 instruction, or None (Arm ARM B2.3,
+    "Definition of the Armv8 memory model"):
+    - loads and stores, plain or exclusive, with their acquire/release form: `ld`, `ldar`
+      (`ldar*`), `ldapr` (`ldapr*`, RCpc acquire), `st`, `stlr`; `ldxr`, `ldaxr`, `stxr`,
+      `stlxr` for the exclusives. The access size (`b`, `h`) is not part of the signature:
+      the operand type is, and C and Rust twins have the same.
+    - the LSE atomics (`ldadd`, `ldclr`, `ldset`, `ldeor`, `ld{s,u}{max,min}`, their `st*`
+      forms, `swp`, `cas`): `amo`, `swp`, `cas`, with the ordering suffix after a dot (`.a`,
+      `.l`, `.al`; nothing for relaxed);
+    - barriers: `dmb.<option>`, `dsb.<option>`, `isb`.
+    Stack accesses (base register `sp`, or the frame pointer `x29`) are private to the thread
+    and not part of the signature."""
+    if mnem in ('dmb', 'dsb'):
+        return f'{mnem}.{ops.strip()}'
+    if mnem == 'isb':
+        return 'isb'
+    if STACK.search(ops):
+        return None
+    m = ORDERING_LSE.match(mnem)
+    if m:
+        family = m.group(1)
+        kind = 'amo' if family.startswith(('ld', 'st')) else family
+        return kind + (f'.{m.group(4)}' if m.group(4) else '')
+    m = ORDERING_EXCLUSIVE.match(mnem)
+    if m:
+        return f'{m.group(1)}{m.group(2) or ""}xr'
+    m = ORDERING_ACQREL.match(mnem)
+    if m:
+        return m.group(1)
+    if ORDERING_PLAIN.match(mnem) or mnem in ('ldp', 'stp'):
+        return 'ld' if mnem.startswith('ld') else 'st'
+    return None
 
 
 class Unrepresentable(Exception):

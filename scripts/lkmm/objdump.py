@@ -22,10 +22,6 @@ TARGET = re.compile(r'0x([0-9a-f]+) <[^>]*>')
 # Instructions that neither compute nor access memory: branch-target and pointer-
 # authentication markers, hints.
 NOISE = {'endbr64', 'endbr32', 'bti', 'paciasp', 'autiasp', 'hint'}
-# Each architecture's frame record, which the kernel's Rust flags force even in leaf
-# functions (arm64: x29/x30); an architecture not named has none to leave out.
-FRAME = {'arm64': {('stp', 'x29, x30, [sp, #-0x10]!'), ('mov', 'x29, sp'),
-                   ('ldp', 'x29, x30, [sp], #0x10')}}
 
 
 def run(*cmd):
@@ -220,7 +216,9 @@ def is_cond(mnem):
 
 def is_noise(arch, mnem, ops):
     padding = mnem.startswith('nop') and not mnem.endswith('.alt')
-    return mnem in NOISE or padding or (mnem, ops) in FRAME.get(arch, ())
+    # The frame record, which the kernel's Rust flags force even in leaf functions (arm64:
+    # x29/x30): the architecture's module of scripts/lkmm/ (isa=) says which it is.
+    return mnem in NOISE or padding or (mnem, ops) in targets.isa_module(arch).FRAME
 
 
 def path(obj, name, arch, lse):

@@ -80,6 +80,45 @@ LRSC = re.compile(r'^(lr|sc)\.([wd])(\.aq|\.rl|\.aqrl)?$')
 FENCE_SETS = {'r', 'w', 'rw', 'ir', 'ow', 'iorw'}
 
 
+# The ordering signature's classes (scripts/lkmm/ordering.py).
+ORDERING_AMO = re.compile(r'^amo(add|and|or|xor|swap|min|max|minu|maxu|cas)\.(b|h|w|d|q)'
+                          r'(\.(aq|rl|aqrl))?$')
+ORDERING_RESERVED = re.compile(r'^(lr|sc)\.(w|d)(\.(aq|rl|aqrl))?$')
+ORDERING_PLAIN = re.compile(r'^(c\.)?(l[bhwd]u?|s[bhwd])$')
+STACK = re.compile(r'\((sp|s0)\)')
+# No frame record to leave out of instruction counts (scripts/lkmm/objdump.py).
+FRAME = frozenset()
+
+
+def ordering_class(mnem, ops):
+    """The ordering signature's entry of one riscv64 instruction, or None (the unprivileged
+    ISA's RVWMO, chapter 17, and the A extension, chapter 8):
+    - loads and stores, plain or load-reserved/store-conditional, with the ordering bits: `ld`,
+      `st`; `lr`, `sc` with `.aq`, `.rl` or `.aqrl` after a dot; the access size (`.w`, `.d`,
+      `lw`/`ld`, ...) is not part of the signature, as for arm64;
+    - the AMOs (`amoadd`, `amoand`, `amoor`, `amoxor`, `amoswap`, `amomin`/`amomax` and their
+      unsigned forms, `amocas`): `amo` with the ordering bits after a dot;
+    - fences: `fence.<predecessor>,<successor>` (`fence.rw,rw`, `fence.r,rw`, `fence.rw,w`,
+      ...), `fence.tso`, `fence.i`.
+    Stack accesses (base register `sp`, or the frame pointer `s0`) are left out, as for arm64."""
+    if mnem == 'fence':
+        return 'fence.' + ops.replace(' ', '')
+    if mnem in ('fence.tso', 'fence.i'):
+        return mnem
+    if STACK.search(ops):
+        return None
+    m = ORDERING_AMO.match(mnem)
+    if m:
+        return 'amo' + (f'.{m.group(4)}' if m.group(4) else '')
+    m = ORDERING_RESERVED.match(mnem)
+    if m:
+        return m.group(1) + (f'.{m.group(4)}' if m.group(4) else '')
+    m = ORDERING_PLAIN.match(mnem)
+    if m:
+        return 'ld' if m.group(2).startswith('l') else 'st'
+    return None
+
+
 def reg(word, where, text):
     if word not in X:
         raise Unrepresentable(f'{where}: {text}: operand {word!r} is not modelled')

@@ -3,6 +3,7 @@
 tools read of an architecture, so that none of them names one. scripts/lib.sh reads the same
 files for the shell scripts (arch_var)."""
 
+import importlib
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -45,9 +46,26 @@ def herd_paths(arch):
     return tuple(descriptor(arch).get('herd_paths', '').split()) or paths(arch)
 
 
+def isa(arch):
+    """The name of the module of scripts/lkmm/ that reads `arch`'s machine code (isa=): its
+    ordering classes and frame record and, where herd7 models the architecture, its
+    translation for herd7 (translate(), SYNTAX)."""
+    name = descriptor(arch).get('isa')
+    if not name:
+        raise UnknownArch(f'qemu/targets/{arch} names no isa= (a module of scripts/lkmm/)')
+    return name
+
+
+def isa_module(arch):
+    """The module isa() names, imported."""
+    return importlib.import_module(f'lkmm.{isa(arch)}')
+
+
 def herd_translator(arch):
-    """The module of scripts/lkmm/ that translates `arch`'s machine code for herd7, or None."""
-    return descriptor(arch).get('herd_translator') or None
+    """The module of scripts/lkmm/ that translates `arch`'s machine code for herd7 (the isa=
+    module, if it has translate()), or None."""
+    module = isa_module(arch)
+    return module if hasattr(module, 'translate') else None
 
 
 def herd_model(arch):

@@ -62,6 +62,25 @@ NEGATION = {'e': 'ne', 'ne': 'e', 's': 'ns', 'ns': 's', 'b': 'ae', 'ae': 'b', 'a
             'be': 'a', 'l': 'ge', 'ge': 'l', 'le': 'g', 'g': 'le'}
 
 
+# No frame record to leave out of instruction counts (scripts/lkmm/objdump.py).
+FRAME = frozenset()
+
+
+def ordering_class(mnem, ops):
+    """The ordering signature's entry of one x86 instruction, or None (Intel SDM Vol. 3A
+    9.2.2): `locked` for a `lock`-prefixed instruction and for `xchg` with a memory operand
+    (locked implicitly), `mfence`, `lfence`, `sfence`. Plain loads and stores are left out: x86
+    orders them all alike (TSO), and which instruction reads memory (a `mov` or a `cmp` with a
+    memory operand) is not an ordering difference."""
+    if mnem.startswith('lock '):
+        return 'locked'
+    if mnem.rstrip('bwlq') == 'xchg' and '(' in ops:
+        return 'locked'
+    if mnem in ('mfence', 'lfence', 'sfence'):
+        return mnem
+    return None
+
+
 def split_operands(ops):
     """AT&T operands, split at the commas outside parentheses; llvm-objdump's `# imm = ...`
     comment dropped."""
