@@ -100,7 +100,8 @@ def generate_c(tables):
         seen.add(c_name)
         funcs += ['', f'static s64 op_{c_name}(void *v, s64 a, s64 b, s64 *aux)', '{']
         funcs += [f'\t{line}' for line in c_body] + ['}']
-        rows.append(f'\t{{ "{c_name}", "{family}", {bits}, op_{c_name} }},')
+        rows.append(f'\t{{ "{c_name}", "{family}", {"BITS_PER_LONG" if bits == "long" else bits}, '
+                    f'op_{c_name} }},')
     head = ['// SPDX-License-Identifier: GPL-2.0', '',
             f'/* {GENERATED_BY} */', '',
             '/*', ' * The kernel\'s own atomic operations, one function per operation, ordering and type,',
@@ -130,7 +131,7 @@ def generate_rust(tables):
         rows.append(f'''    RustOp {{
         c_name: "{c_name}",
         family: "{family}",
-        bits: {bits},
+        bits: {"usize::BITS" if bits == "long" else bits},
         args: {nargs},
         run: |p, {", ".join(params)}| {{
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.

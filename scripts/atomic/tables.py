@@ -41,7 +41,7 @@ class AtomicType:
     c_type: str
     c_prefix: str
     c_int: str
-    bits: int
+    bits: str           # '8', '16', '32', '64', or 'long' (C's long: 32 or 64 by kernel)
     signed: bool
     ops: str            # 'all', 'exchange' or 'loadstore'
     where: str
@@ -114,15 +114,15 @@ def types():
             fail(where, f'expected 10 columns (rust value backend repr c_type c_prefix c_int '
                         f'bits sign ops), found {len(fields)}')
         rust, value, backend, repr_, c_type, c_prefix, c_int, bits, sign, ops_kind = fields
-        if not bits.isdigit():
-            fail(where, f'bits must be a number, not {bits!r}')
+        if not bits.isdigit() and bits != 'long':
+            fail(where, f'bits must be a number or `long`, not {bits!r}')
         if sign not in ('signed', 'unsigned'):
             fail(where, f'sign must be `signed` or `unsigned`, not {sign!r}')
         if ops_kind not in OPS_KINDS:
             fail(where, f'ops must be one of {", ".join(OPS_KINDS)}, not {ops_kind!r}')
         if any(t.rust == rust or t.value == value for t in out):
             fail(where, f'{rust} or its value type {value} is already in the table')
-        out.append(AtomicType(rust, value, backend, repr_, c_type, c_prefix, c_int, int(bits),
+        out.append(AtomicType(rust, value, backend, repr_, c_type, c_prefix, c_int, bits,
                               sign == 'signed', ops_kind, where))
     return tuple(out)
 

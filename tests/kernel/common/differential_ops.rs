@@ -3868,7 +3868,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_read",
         family: "read",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -3879,7 +3879,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_read",
         family: "read",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -3890,7 +3890,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_read_acquire",
         family: "read",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -3901,7 +3901,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_read_acquire",
         family: "read",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -3912,7 +3912,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_set",
         family: "set",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -3924,7 +3924,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_set",
         family: "set",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -3936,7 +3936,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_set_release",
         family: "set",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -3948,7 +3948,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_set_release",
         family: "set",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -3960,7 +3960,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -3972,7 +3972,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -3984,7 +3984,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -3995,7 +3995,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4006,7 +4006,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_acquire",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4017,7 +4017,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_acquire",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4028,7 +4028,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_release",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4039,7 +4039,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_release",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4050,7 +4050,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_relaxed",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4061,7 +4061,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_relaxed",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4072,7 +4072,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4083,7 +4083,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4094,7 +4094,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_acquire",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4105,7 +4105,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_acquire",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4116,7 +4116,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_release",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4127,7 +4127,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_release",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4138,7 +4138,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_relaxed",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4149,7 +4149,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_relaxed",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4160,7 +4160,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4172,7 +4172,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4184,7 +4184,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4195,7 +4195,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4206,7 +4206,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_acquire",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4217,7 +4217,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_acquire",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4228,7 +4228,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_release",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4239,7 +4239,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_release",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4250,7 +4250,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_relaxed",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4261,7 +4261,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_relaxed",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4272,7 +4272,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4283,7 +4283,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4294,7 +4294,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_acquire",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4305,7 +4305,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_acquire",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4316,7 +4316,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_release",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4327,7 +4327,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_release",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4338,7 +4338,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_relaxed",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4349,7 +4349,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_relaxed",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4360,7 +4360,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4372,7 +4372,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4384,7 +4384,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4395,7 +4395,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4406,7 +4406,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_acquire",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4417,7 +4417,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_acquire",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4428,7 +4428,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_release",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4439,7 +4439,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_release",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4450,7 +4450,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_relaxed",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4461,7 +4461,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_relaxed",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4472,7 +4472,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4483,7 +4483,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4494,7 +4494,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_acquire",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4505,7 +4505,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_acquire",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4516,7 +4516,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_release",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4527,7 +4527,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_release",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4538,7 +4538,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_relaxed",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4549,7 +4549,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_relaxed",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4560,7 +4560,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4572,7 +4572,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4584,7 +4584,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4595,7 +4595,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4606,7 +4606,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_acquire",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4617,7 +4617,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_acquire",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4628,7 +4628,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_release",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4639,7 +4639,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_release",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4650,7 +4650,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_relaxed",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4661,7 +4661,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_relaxed",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4672,7 +4672,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4683,7 +4683,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4694,7 +4694,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_acquire",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4705,7 +4705,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_acquire",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4716,7 +4716,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_release",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4727,7 +4727,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_release",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4738,7 +4738,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_relaxed",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4749,7 +4749,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_relaxed",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4760,7 +4760,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_and",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4772,7 +4772,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_and",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4784,7 +4784,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4795,7 +4795,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4806,7 +4806,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_acquire",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4817,7 +4817,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_acquire",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4828,7 +4828,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_release",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4839,7 +4839,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_release",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4850,7 +4850,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_relaxed",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4861,7 +4861,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_relaxed",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4872,7 +4872,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_andnot",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4884,7 +4884,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_andnot",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4896,7 +4896,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4907,7 +4907,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4918,7 +4918,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_acquire",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4929,7 +4929,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_acquire",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4940,7 +4940,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_release",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4951,7 +4951,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_release",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4962,7 +4962,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_relaxed",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4973,7 +4973,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_relaxed",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4984,7 +4984,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_or",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -4996,7 +4996,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_or",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5008,7 +5008,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5019,7 +5019,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5030,7 +5030,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_acquire",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5041,7 +5041,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_acquire",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5052,7 +5052,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_release",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5063,7 +5063,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_release",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5074,7 +5074,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_relaxed",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5085,7 +5085,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_relaxed",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5096,7 +5096,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xor",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5108,7 +5108,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xor",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5120,7 +5120,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5131,7 +5131,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5142,7 +5142,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_acquire",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5153,7 +5153,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_acquire",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5164,7 +5164,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_release",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5175,7 +5175,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_release",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5186,7 +5186,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_relaxed",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5197,7 +5197,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_relaxed",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5208,7 +5208,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5219,7 +5219,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5230,7 +5230,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_acquire",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5241,7 +5241,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_acquire",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5252,7 +5252,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_release",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5263,7 +5263,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_release",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5274,7 +5274,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_relaxed",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5285,7 +5285,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_relaxed",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5296,7 +5296,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5307,7 +5307,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5319,7 +5319,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_acquire",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5330,7 +5330,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_acquire",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5342,7 +5342,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_release",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5353,7 +5353,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_release",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5365,7 +5365,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_relaxed",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5376,7 +5376,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_relaxed",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5388,7 +5388,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5402,7 +5402,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5416,7 +5416,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_acquire",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5430,7 +5430,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_acquire",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5444,7 +5444,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_release",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5458,7 +5458,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_release",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5472,7 +5472,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_relaxed",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5486,7 +5486,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_relaxed",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5500,7 +5500,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_and_test",
         family: "sub_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5511,7 +5511,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_and_test",
         family: "sub_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5522,7 +5522,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_and_test",
         family: "dec_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5533,7 +5533,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_and_test",
         family: "dec_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5544,7 +5544,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_and_test",
         family: "inc_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5555,7 +5555,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_and_test",
         family: "inc_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5566,7 +5566,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_negative",
         family: "add_negative",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5577,7 +5577,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_negative",
         family: "add_negative",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5588,7 +5588,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_negative_acquire",
         family: "add_negative",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5599,7 +5599,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_negative_acquire",
         family: "add_negative",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5610,7 +5610,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_negative_release",
         family: "add_negative",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5621,7 +5621,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_negative_release",
         family: "add_negative",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5632,7 +5632,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_negative_relaxed",
         family: "add_negative",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5643,7 +5643,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_negative_relaxed",
         family: "add_negative",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5654,7 +5654,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_unless",
         family: "add_unless",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5665,7 +5665,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_unless",
         family: "add_unless",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5676,7 +5676,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_unless",
         family: "add_unless",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5687,7 +5687,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_unless",
         family: "add_unless",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5698,7 +5698,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_not_zero",
         family: "inc_not_zero",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5709,7 +5709,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_not_zero",
         family: "inc_not_zero",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5720,7 +5720,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_unless_negative",
         family: "inc_unless_negative",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5731,7 +5731,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_unless_negative",
         family: "inc_unless_negative",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5742,7 +5742,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_unless_positive",
         family: "dec_unless_positive",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5753,7 +5753,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_unless_positive",
         family: "dec_unless_positive",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5764,7 +5764,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_if_positive",
         family: "dec_if_positive",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -5775,7 +5775,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_if_positive",
         family: "dec_if_positive",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9322,7 +9322,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_read",
         family: "read",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9333,7 +9333,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_read",
         family: "read",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9344,7 +9344,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_read_acquire",
         family: "read",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9355,7 +9355,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_read_acquire",
         family: "read",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9366,7 +9366,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_set",
         family: "set",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9378,7 +9378,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_set",
         family: "set",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9390,7 +9390,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_set_release",
         family: "set",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9402,7 +9402,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_set_release",
         family: "set",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9414,7 +9414,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9426,7 +9426,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9438,7 +9438,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9449,7 +9449,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9460,7 +9460,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_acquire",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9471,7 +9471,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_acquire",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9482,7 +9482,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_release",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9493,7 +9493,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_release",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9504,7 +9504,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_relaxed",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9515,7 +9515,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_return_relaxed",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9526,7 +9526,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9537,7 +9537,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9548,7 +9548,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_acquire",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9559,7 +9559,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_acquire",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9570,7 +9570,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_release",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9581,7 +9581,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_release",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9592,7 +9592,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_relaxed",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9603,7 +9603,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_relaxed",
         family: "add",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9614,7 +9614,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9626,7 +9626,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9638,7 +9638,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9649,7 +9649,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9660,7 +9660,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_acquire",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9671,7 +9671,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_acquire",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9682,7 +9682,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_release",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9693,7 +9693,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_release",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9704,7 +9704,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_relaxed",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9715,7 +9715,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_return_relaxed",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9726,7 +9726,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9737,7 +9737,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9748,7 +9748,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_acquire",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9759,7 +9759,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_acquire",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9770,7 +9770,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_release",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9781,7 +9781,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_release",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9792,7 +9792,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_relaxed",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9803,7 +9803,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_sub_relaxed",
         family: "sub",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9814,7 +9814,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9826,7 +9826,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9838,7 +9838,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9849,7 +9849,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9860,7 +9860,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_acquire",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9871,7 +9871,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_acquire",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9882,7 +9882,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_release",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9893,7 +9893,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_release",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9904,7 +9904,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_relaxed",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9915,7 +9915,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_return_relaxed",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9926,7 +9926,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9937,7 +9937,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9948,7 +9948,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_acquire",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9959,7 +9959,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_acquire",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9970,7 +9970,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_release",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9981,7 +9981,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_release",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -9992,7 +9992,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_relaxed",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10003,7 +10003,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_inc_relaxed",
         family: "inc",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10014,7 +10014,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10026,7 +10026,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10038,7 +10038,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10049,7 +10049,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10060,7 +10060,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_acquire",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10071,7 +10071,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_acquire",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10082,7 +10082,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_release",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10093,7 +10093,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_release",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10104,7 +10104,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_relaxed",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10115,7 +10115,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_return_relaxed",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10126,7 +10126,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10137,7 +10137,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10148,7 +10148,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_acquire",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10159,7 +10159,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_acquire",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10170,7 +10170,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_release",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10181,7 +10181,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_release",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10192,7 +10192,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_relaxed",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10203,7 +10203,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_dec_relaxed",
         family: "dec",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10214,7 +10214,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_and",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10226,7 +10226,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_and",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10238,7 +10238,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10249,7 +10249,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10260,7 +10260,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_acquire",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10271,7 +10271,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_acquire",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10282,7 +10282,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_release",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10293,7 +10293,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_release",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10304,7 +10304,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_relaxed",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10315,7 +10315,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_and_relaxed",
         family: "and",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10326,7 +10326,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_andnot",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10338,7 +10338,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_andnot",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10350,7 +10350,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10361,7 +10361,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10372,7 +10372,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_acquire",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10383,7 +10383,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_acquire",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10394,7 +10394,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_release",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10405,7 +10405,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_release",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10416,7 +10416,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_relaxed",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10427,7 +10427,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_andnot_relaxed",
         family: "andnot",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10438,7 +10438,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_or",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10450,7 +10450,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_or",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10462,7 +10462,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10473,7 +10473,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10484,7 +10484,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_acquire",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10495,7 +10495,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_acquire",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10506,7 +10506,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_release",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10517,7 +10517,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_release",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10528,7 +10528,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_relaxed",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10539,7 +10539,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_or_relaxed",
         family: "or",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10550,7 +10550,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xor",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10562,7 +10562,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xor",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10574,7 +10574,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10585,7 +10585,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10596,7 +10596,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_acquire",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10607,7 +10607,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_acquire",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10618,7 +10618,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_release",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10629,7 +10629,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_release",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10640,7 +10640,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_relaxed",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10651,7 +10651,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_xor_relaxed",
         family: "xor",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10662,7 +10662,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10673,7 +10673,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10684,7 +10684,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_acquire",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10695,7 +10695,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_acquire",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10706,7 +10706,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_release",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10717,7 +10717,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_release",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10728,7 +10728,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_relaxed",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10739,7 +10739,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_xchg_relaxed",
         family: "xchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10750,7 +10750,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10761,7 +10761,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10773,7 +10773,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_acquire",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10784,7 +10784,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_acquire",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10796,7 +10796,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_release",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10807,7 +10807,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_release",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10819,7 +10819,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_relaxed",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10830,7 +10830,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_cmpxchg_relaxed",
         family: "cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10842,7 +10842,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10856,7 +10856,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10870,7 +10870,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_acquire",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10884,7 +10884,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_acquire",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10898,7 +10898,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_release",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10912,7 +10912,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_release",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10926,7 +10926,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_relaxed",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10940,7 +10940,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_try_cmpxchg_relaxed",
         family: "try_cmpxchg",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10954,7 +10954,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_and_test",
         family: "sub_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10965,7 +10965,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_sub_and_test",
         family: "sub_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 1,
         run: |p, a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10976,7 +10976,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_and_test",
         family: "dec_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10987,7 +10987,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_dec_and_test",
         family: "dec_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -10998,7 +10998,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_and_test",
         family: "inc_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -11009,7 +11009,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_and_test",
         family: "inc_and_test",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -11020,7 +11020,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_unless",
         family: "add_unless",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -11031,7 +11031,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_fetch_add_unless",
         family: "add_unless",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -11042,7 +11042,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_unless",
         family: "add_unless",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -11053,7 +11053,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_add_unless",
         family: "add_unless",
-        bits: 64,
+        bits: usize::BITS,
         args: 2,
         run: |p, a, b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -11064,7 +11064,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_not_zero",
         family: "inc_not_zero",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
@@ -11075,7 +11075,7 @@ pub(crate) static RUST_OPS: [RustOp; 978] = [
     RustOp {
         c_name: "atomic_long_inc_not_zero",
         family: "inc_not_zero",
-        bits: 64,
+        bits: usize::BITS,
         args: 0,
         run: |p, _a, _b, _aux| {
             // SAFETY: The caller passes a valid, aligned variable of `bits` bits.
