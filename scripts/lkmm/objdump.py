@@ -18,6 +18,15 @@ from . import targets
 LLVM = '/usr/lib/llvm-19/bin'
 
 INSN = re.compile(r'^\s+([0-9a-f]+):\s+(\S+)\s*(.*?)\s*$')
+# A relocation line of `llvm-objdump -r`: its place, type and symbol (with an addend).
+RELOC = re.compile(r'^\s+([0-9a-f]+):\s+(R_\w+)\s+([^\s+-]+)')
+# Instructions that are what they are by the symbol they are relocated against: the call of the
+# function tracer's entry hook, which the kernel turns into a `nop` (ftrace, x86's -mfentry:
+# `call __fentry__`, patched at boot, arch/x86/kernel/ftrace.c), counted as padding; and a jump
+# to the return thunk, a return (CONFIG_MITIGATION_RETHUNK: the compilers' `ret` becomes
+# `jmp __x86_return_thunk`, in C and Rust alike).
+RELOCATED = {('callq', '__fentry__'): 'nop.ftrace', ('call', '__fentry__'): 'nop.ftrace',
+             ('jmp', '__x86_return_thunk'): 'retq'}
 TARGET = re.compile(r'0x([0-9a-f]+) <[^>]*>')
 # Instructions that neither compute nor access memory: branch-target and pointer-
 # authentication markers, hints.
@@ -71,10 +80,19 @@ class Object:
         self.replacements = {}  # address -> (mnemonic, operands), in .altinstr_replacement
         section = None
         pending_lock = None
-        for line in run(f'{LLVM}/llvm-objdump', '-d', '--no-show-raw-insn',
+        last = None
+        for line in run(f'{LLVM}/llvm-objdump', '-d', '-r', '--no-show-raw-insn',
                         *disassemble_args(path), path).splitlines():
             if line.startswith('Disassembly of section '):
                 section = line[len('Disassembly of section '):].rstrip(':')
+                continue
+            r = RELOC.match(line)
+            if r:
+                # The relocation of the instruction before it (its place is inside that one).
+                if section == '.text' and last is not None:
+                    mnem = self.insns[last][0]
+                    if (mnem, r.group(3)) in RELOCATED:
+                        self.insns[last] = [RELOCATED[(mnem, r.group(3))], '']
                 continue
             m = INSN.match(line)
             if not m or section not in ('.text', '.altinstr_replacement'):
@@ -87,6 +105,7 @@ class Object:
                 addr, mnem, pending_lock = pending_lock, f'lock {mnem}', None
             if section == '.text':
                 self.insns[addr] = [mnem, ops]
+                last = addr
             else:
                 self.replacements[addr] = (mnem, ops)
         self.addrs = sorted(self.insns)
@@ -272,7 +291,7 @@ def path(obj, name, arch, lse):
         orig_len = obj.alternatives[a][0]
         kept = [x for x in kept if not a <= x[0] < a + orig_len]
     insns = sorted(kept + patched, key=lambda x: x[0])
-    if lse and targets.descriptor(arch).get('path_order') == 'flow':
+    if targets.descriptor(arch).get('path_order') == 'flow':
         insns = flow_order(insns)
     return insns, problems
 
