@@ -265,20 +265,23 @@ kernel_suffix() {
 	[ "$1" = "$DEFAULT_KERNEL" ] || echo "-$1"
 }
 
-# parse_kernel_options USAGE [--fallback-ok] ARGS...: the options of the scripts that build a
-# kernel (build-kernel, graft-kernel): sets kver (--kernel, default DEFAULT_KERNEL), variants
-# (--config NAME, repeatable) and, with --fallback-ok, fallback (--fallback); anything else is
-# an error that prints USAGE.
+# parse_kernel_options USAGE [--fallback-ok|--toolchain-ok] ARGS...: the options of the scripts
+# that build a kernel (build-kernel, graft-kernel): sets kver (--kernel, default
+# DEFAULT_KERNEL), variants (--config NAME, repeatable), with --fallback-ok fallback
+# (--fallback), with --toolchain-ok toolchain (--toolchain DISTRO); anything else is an error
+# that prints USAGE.
 parse_kernel_options() {
-	local usage=$1 fallback_ok=""
+	local usage=$1 fallback_ok="" toolchain_ok=""
 	shift
 	[ "${1:-}" != --fallback-ok ] || { fallback_ok=1; shift; }
-	kver=$DEFAULT_KERNEL variants=() fallback=""
+	[ "${1:-}" != --toolchain-ok ] || { toolchain_ok=1; shift; }
+	kver=$DEFAULT_KERNEL variants=() fallback="" toolchain=""
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernel) [ $# -ge 2 ] || die "$usage"; kver=$2; shift 2 ;;
 		--config) [ $# -ge 2 ] || die "$usage"; variants+=("$2"); shift 2 ;;
 		--fallback) [ -n "$fallback_ok" ] || die "$usage"; fallback=1; shift ;;
+		--toolchain) [ -n "$toolchain_ok" ] && [ $# -ge 2 ] || die "$usage"; toolchain=$2; shift 2 ;;
 		*) die "$usage" ;;
 		esac
 	done
@@ -295,10 +298,17 @@ use_kernel_libclang() {
 # make_logged WHAT LOG MAKE-ARGS...: runs make with its output in LOG; on failure prints the
 # log's last 40 lines and fails saying WHAT failed; says how long it took.
 make_logged() {
+	local what=$1 log=$2
+	shift 2
+	run_logged "$what" "$log" make "$@"
+}
+
+# run_logged WHAT LOG COMMAND...: make_logged for any command (make in a root: in_root).
+run_logged() {
 	local what=$1 log=$2 start
 	shift 2
 	start=$(date +%s)
-	if ! make "$@" > "$log" 2>&1; then
+	if ! "$@" > "$log" 2>&1; then
 		tail -n 40 "$log" >&2
 		die "$what failed; full log in $log"
 	fi
@@ -381,4 +391,20 @@ in_root() {
 distro_tree_var() {
 	[ -f "$1/.distro-kernel" ] || return 0
 	file_var "$1/.distro-kernel" "$2"
+}
+
+# What results of kernel tree KDIR are named by besides the architecture: '-<distro>' for a
+# distribution's kernel, else its version unless it is the default one (kernel_suffix).
+kdir_suffix() {
+	local distro
+	distro=$(distro_tree_var "$1" distro)
+	if [ -n "$distro" ]; then
+		echo "-$distro"
+	elif [ -n "$(distro_tree_var "$1" toolchain)" ]; then
+		# Our kernel built with a distribution's toolchain (scripts/kernel/build-kernel
+		# --toolchain): named by its rustc, x86_64-max-6.12-rustc-1.85.1.
+		echo "$(kernel_suffix "$(kdir_kernel "$1")")-rustc-$(sed -n 's/^CONFIG_RUSTC_VERSION_TEXT="rustc \([^ ]*\).*/\1/p' "$1/.config")"
+	else
+		kernel_suffix "$(kdir_kernel "$1")"
+	fi
 }
