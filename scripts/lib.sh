@@ -402,7 +402,7 @@ kdir_suffix() {
 		echo "-$distro"
 	elif [ -n "$(distro_tree_var "$1" toolchain)" ]; then
 		# Our kernel built with a distribution's toolchain (scripts/kernel/build-kernel
-		# --toolchain): named by its rustc, x86_64-max-6.12-rustc-1.85.1.
+		# --toolchain): named by its rustc, x86_64-max-rustc-1.85.1 (6.12, the default kernel).
 		echo "$(kernel_suffix "$(kdir_kernel "$1")")-rustc-$(sed -n 's/^CONFIG_RUSTC_VERSION_TEXT="rustc \([^ ]*\).*/\1/p' "$1/.config")"
 	else
 		kernel_suffix "$(kdir_kernel "$1")"

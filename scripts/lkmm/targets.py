@@ -3,6 +3,7 @@
 tools read of an architecture, so that none of them names one. scripts/lib.sh reads the same
 files for the shell scripts (arch_var)."""
 
+import functools
 import importlib
 import os
 
@@ -25,6 +26,14 @@ def descriptor(arch):
     if not os.path.isfile(path):
         raise UnknownArch(f'unknown architecture {arch!r} (known: {" ".join(known())}; each is '
                           'a file in qemu/targets/)')
+    st = os.stat(path)
+    return dict(_read_descriptor(path, st.st_mtime_ns, st.st_size))
+
+
+@functools.lru_cache(maxsize=None)
+def _read_descriptor(path, _mtime_ns, _size):
+    """The descriptor at `path` as it is at that modification time and size, read once (the
+    machine-code readers ask for it for every instruction)."""
     out = {}
     with open(path, encoding='utf-8') as f:
         for line in f:
