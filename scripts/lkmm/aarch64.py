@@ -22,6 +22,7 @@ outside the list below.
 import re
 
 from . import archtest, cfg
+from .archtest import Unrepresentable
 
 IN_MARKER, OUT_MARKER = '#0x78', '#0x79'
 # herd7's syntax of the translated code.
@@ -84,10 +85,6 @@ def ordering_class(mnem, ops):
     if ORDERING_PLAIN.match(mnem) or mnem in ('ldp', 'stp'):
         return 'ld' if mnem.startswith('ld') else 'st'
     return None
-
-
-class Unrepresentable(Exception):
-    """Something in the thread's code that the herd7 test cannot represent faithfully."""
 
 
 def is_register(word):

@@ -12,6 +12,12 @@ machine register that holds it at the thread's end.
 
 from dataclasses import dataclass
 
+
+class Unrepresentable(Exception):
+    """Something in a thread's code that the herd7 test cannot represent faithfully (raised by
+    every architecture's translator)."""
+
+
 QUANTIFIERS = {'Exists': 'exists', 'NotExists': '~exists', 'Forall': 'forall'}
 
 

@@ -45,7 +45,7 @@ herd7 7.58's RISCVSem.ml leaves unimplemented (`amomaxu`, `amominu`, `sltu`, `sl
 import re
 
 from . import archtest, cfg
-from .aarch64 import Unrepresentable
+from .archtest import Unrepresentable
 
 IN_MARKER, OUT_MARKER = ('li', 'zero, 0x78'), ('li', 'zero, 0x79')
 # herd7's syntax of the translated code.

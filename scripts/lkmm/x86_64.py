@@ -37,7 +37,7 @@ paths.
 import re
 
 from . import archtest, cfg
-from .aarch64 import Unrepresentable
+from .archtest import Unrepresentable
 
 IN_MARKER, OUT_MARKER = 'nopl 0x68657201(%rax)', 'nopl 0x68657202(%rax)'
 # herd7's syntax of the translated code.
