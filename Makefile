@@ -34,6 +34,7 @@ LITMUS ?= $(if $(LITMUS_KERNEL),$(LITMUS_KERNEL) $(wildcard $(CURDIR)/tests/litm
 modules: tests/kernel/litmus/generated.rs
 	@scripts/kernel/check-kdir $(ARCH) $(KDIR)
 	@+$(KMAKE) M=$(CURDIR) modules
+	@scripts/kernel/check-modules $(KDIR)
 
 # The translated litmus tests; rewritten only when the translation changes.
 tests/kernel/litmus/generated.rs: FORCE

@@ -40,11 +40,26 @@ mod imp;
 #[path = "arch/riscv64.rs"]
 mod imp;
 
+// 32-bit ARM where C's code is ARMv7's (`__LINUX_ARM_ARCH__` 7: arch/arm/Makefile:77-85).
+#[cfg(all(
+    CONFIG_ARM,
+    CONFIG_CPU_32v7,
+    not(CONFIG_CPU_32v6),
+    not(rust_atomic_fallback)
+))]
+#[path = "arch/arm.rs"]
+mod imp;
+
 // Every other architecture the kernel builds Rust for, and any with `--cfg rust_atomic_fallback`:
 // the kernel's C operations, called (`arch/generic.rs`, with `fallback.c`).
 #[cfg(any(
     rust_atomic_fallback,
-    not(any(CONFIG_X86_64, CONFIG_ARM64, all(CONFIG_RISCV, CONFIG_64BIT)))
+    not(any(
+        CONFIG_X86_64,
+        CONFIG_ARM64,
+        all(CONFIG_RISCV, CONFIG_64BIT),
+        all(CONFIG_ARM, CONFIG_CPU_32v7, not(CONFIG_CPU_32v6))
+    ))
 ))]
 #[path = "arch/generic.rs"]
 mod imp;
