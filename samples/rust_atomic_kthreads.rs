@@ -27,6 +27,8 @@ pub mod atomic;
 mod ktap;
 #[path = "common/kthread.rs"]
 mod kthread;
+#[path = "common/math64.rs"]
+mod math64;
 #[path = "common/param.rs"]
 mod param;
 
@@ -409,7 +411,9 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
     suite.case(CASES[1], add_final == total);
     if add_final != total {
         suite.diag(format_args!(
-            "add counter: expected {total}, found {add_final}"
+            "add counter: expected {}, found {}",
+            math64::dec_i64(total),
+            math64::dec_i64(add_final)
         ));
     }
     let add_sum: i64 = reports.iter().map(|r| r.add_old_sum).sum();
@@ -422,8 +426,9 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
     suite.case(CASES[3], sub_final == -total);
     if sub_final != -total {
         suite.diag(format_args!(
-            "sub counter: expected {}, found {sub_final}",
-            -total
+            "sub counter: expected {}, found {}",
+            math64::dec_i64(-total),
+            math64::dec_i64(sub_final)
         ));
     }
     let sub_sum: i64 = reports.iter().map(|r| r.sub_old_sum).sum();
@@ -442,7 +447,9 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
     suite.case(CASES[7], locked == lock_rounds && timed_out == 0);
     if locked != lock_rounds || timed_out != 0 {
         suite.diag(format_args!(
-            "lock: {locked} of {lock_rounds} increments, {timed_out} threads gave up waiting"
+            "lock: {} of {} increments, {timed_out} threads gave up waiting",
+            math64::dec_i64(locked),
+            math64::dec_i64(lock_rounds)
         ));
     }
 
@@ -458,15 +465,18 @@ fn report(run: &Run, aborted: bool, exits_ok: bool) {
             reports.iter().map(|r| r.sub_ns).sum::<i64>(),
         ),
     ] {
-        // A divisor the compiler sees is at least 1: no division panic path. Objtool does not
-        // know `panic_const_div_by_zero` as noreturn (tools/objtool/check.c:216 matches the
+        // Divisors of at least 1 (math64.rs): no division panic path. Objtool does not know
+        // `panic_const_div_by_zero` as noreturn (tools/objtool/check.c:216 matches the
         // `panic_const_*` names 24 characters long; this one has 23), and where the compiler
-        // places that call last in the function, as rustc 1.85 does here, it warns that the
+        // places that call last in the function, as rustc 1.85 does, it warns that the
         // function falls through to the next.
-        let per_thread = (ns / (cfg.threads as i64).max(1)).max(1);
+        let per_thread = math64::div_s64(ns, cfg.threads as i64).max(1);
         suite.diag(format_args!(
             "{name}: {} ops/s per thread ({} threads contending)",
-            i64::from(cfg.iterations) * 1_000_000_000 / per_thread,
+            math64::dec_i64(math64::div_s64(
+                i64::from(cfg.iterations) * 1_000_000_000,
+                per_thread
+            )),
             cfg.threads
         ));
     }

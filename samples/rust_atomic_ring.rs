@@ -37,6 +37,8 @@ pub mod atomic;
 mod ktap;
 #[path = "common/kthread.rs"]
 mod kthread;
+#[path = "common/math64.rs"]
+mod math64;
 #[path = "common/param.rs"]
 mod param;
 
@@ -340,30 +342,34 @@ fn report(run: &Run, aborted: bool) {
     suite.diag(format_args!(
         "atomics: {}; {} records through {} slots",
         atomic::implementation(),
-        run.records,
+        math64::dec_u64(run.records),
         SLOTS
     ));
     if aborted {
         suite.diag(format_args!("aborted by module unload"));
     }
-    let ms = (consumer_ns.max(producer_ns) / 1_000_000).max(1) as u64;
+    let ms = math64::div_u64(consumer_ns.max(producer_ns).max(0) as u64, 1_000_000).max(1);
     suite.diag(format_args!(
-        "received {received} records, {errors} lost, duplicated, reordered or torn, \
+        "received {} records, {errors} lost, duplicated, reordered or torn, \
          in {}.{:03} s: {} records/s",
-        ms / 1000,
-        ms % 1000,
-        received * 1000 / ms
+        math64::dec_u64(received),
+        math64::div_u64(ms, 1000) as u32,
+        math64::rem_u64(ms, 1000) as u32,
+        math64::dec_u64(math64::div_u64(received * 1000, ms))
     ));
     if let Some((expected, seen)) = first_error {
         suite.diag(format_args!(
-            "first bad record: expected sequence {expected}, got {seen}"
+            "first bad record: expected sequence {}, got {}",
+            math64::dec_u64(expected),
+            math64::dec_u64(seen)
         ));
     }
     let sent = run.sent.load(Ordering::Relaxed) as u64;
     if !aborted && sent < run.records {
         suite.diag(format_args!(
-            "stopped by the time budget (seconds): {sent} of {} records sent",
-            run.records
+            "stopped by the time budget (seconds): {} of {} records sent",
+            math64::dec_u64(sent),
+            math64::dec_u64(run.records)
         ));
     }
     let complete = !aborted && received == sent.min(run.records);
@@ -371,7 +377,8 @@ fn report(run: &Run, aborted: bool) {
         // A weakened build: no error is not a pass, it is an observation.
         suite.diag(format_args!(
             "records_intact: the weakening is not observable on this target: \
-             {received} records, 0 bad"
+             {} records, 0 bad",
+            math64::dec_u64(received)
         ));
         suite.skip(
             "records_intact",

@@ -51,6 +51,8 @@ pub mod atomic;
 mod ktap;
 #[path = "../../samples/common/kthread.rs"]
 mod kthread;
+#[path = "../../samples/common/math64.rs"]
+mod math64;
 #[path = "../../samples/common/param.rs"]
 mod param;
 
@@ -525,7 +527,7 @@ impl Results {
     /// host's load between rounds cancels out.
     fn median_ratio(&self, cell: usize, base: usize) -> Result<u64> {
         let r = self.cfg.rounds;
-        let ratio = |i: usize| self.ps[cell * r + i] * 1000 / self.ps[base * r + i].max(1);
+        let ratio = |i: usize| math64::div_u64(self.ps[cell * r + i] * 1000, self.ps[base * r + i]);
         median((0..r).map(ratio), r)
     }
 }
@@ -573,7 +575,7 @@ fn run_job(bench: &Bench, job: &Job) -> Option<(u64, bool)> {
             .iter()
             .all(|s| s.0.counter.read() == job.iterations),
     };
-    Some((ns as u64 * 1000 / ops, exact))
+    Some((math64::div_u64(ns as u64 * 1000, ops), exact))
 }
 
 /// Runs every round of every configuration; returns whether all jobs finished.
@@ -614,7 +616,8 @@ struct Milli(u64);
 
 impl core::fmt::Display for Milli {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}.{:03}", self.0 / 1000, self.0 % 1000)
+        let (whole, thousandths) = (math64::div_u64(self.0, 1000), math64::rem_u64(self.0, 1000));
+        write!(f, "{}.{:03}", math64::dec_u64(whole), thousandths as u32)
     }
 }
 
@@ -736,16 +739,18 @@ fn bench(suite: &mut ktap::Suite, cfg: Config) -> Result {
     }
     let start = kthread::now_ns();
     let completed = created.is_ok() && run_all(&bench, &mut results);
-    let seconds = (kthread::now_ns() - start) / 1_000_000_000;
+    let seconds = math64::div_s64(kthread::now_ns() - start, 1_000_000_000);
     let exits_ok = workers.into_iter().all(|w: Thread| w.stop() == 0);
     created?;
     if !completed {
         suite.diag(format_args!(
-            "a job did not finish within {JOB_TIMEOUT_NS} ns"
+            "a job did not finish within {} ns",
+            math64::dec_i64(JOB_TIMEOUT_NS)
         ));
     }
     suite.diag(format_args!(
-        "bench done in {seconds} s; workers stopped cleanly: {exits_ok}"
+        "bench done in {} s; workers stopped cleanly: {exits_ok}",
+        math64::dec_i64(seconds)
     ));
     report(suite, &results, completed && exits_ok)
 }

@@ -26,6 +26,8 @@ pub mod atomic;
 mod differential_ops;
 #[path = "../../samples/common/ktap.rs"]
 mod ktap;
+#[path = "../../samples/common/math64.rs"]
+mod math64;
 #[path = "../../samples/common/param.rs"]
 mod param;
 
@@ -183,9 +185,20 @@ fn compare(suite: &ktap::Suite, rust: &RustOp, c: &COp, tally: &mut Tally) {
                     tally.mismatches += 1;
                     if !reported {
                         reported = true;
+                        let d = math64::dec_i64;
                         suite.diag(format_args!(
-                            "{}: value {init} args ({a}, {b}): (ret, final, old) C {:?} Rust {:?}",
-                            rust.c_name, c_out, rust_out
+                            "{}: value {} args ({}, {}): (ret, final, old) C ({}, {}, {}) \
+                             Rust ({}, {}, {})",
+                            rust.c_name,
+                            d(init),
+                            d(a),
+                            d(b),
+                            d(c_out.0),
+                            d(c_out.1),
+                            d(c_out.2),
+                            d(rust_out.0),
+                            d(rust_out.1),
+                            d(rust_out.2)
                         ));
                     }
                 }

@@ -46,6 +46,8 @@ mod harness;
 mod ktap;
 #[path = "../../samples/common/kthread.rs"]
 mod kthread;
+#[path = "../../samples/common/math64.rs"]
+mod math64;
 #[path = "../../samples/common/param.rs"]
 mod param;
 #[path = "litmus/report.rs"]
@@ -276,18 +278,20 @@ fn report_case(
         suite.case(test.name, ok);
         return;
     }
-    let iterations = h.positive + h.negative;
+    let run = h.positive + h.negative;
+    let iterations = math64::dec_u64(run);
     match control {
-        Some((name, c)) if !fair_chance(c, iterations) => {
+        Some((name, c)) if !fair_chance(c, run) => {
             // A mutation-test build on a machine that shows the weak outcome too rarely.
             suite.diag(format_args!(
                 "{}: the weakening is not observable on this machine: {iterations} iterations, \
                  none forbidden, and its control {name}, interleaved with it, showed its weak \
-                 outcome only {} times in {} iterations (fewer than {FAIR_CHANCE} expected in \
-                 this test's iterations)",
+                 outcome only {} times in {} iterations (fewer than {} expected in this test's \
+                 iterations)",
                 test.name,
-                c.positive,
-                c.positive + c.negative
+                math64::dec_u64(c.positive),
+                math64::dec_u64(c.positive + c.negative),
+                math64::dec_u64(FAIR_CHANCE)
             ));
             suite.skip(
                 test.name,
@@ -306,8 +310,8 @@ fn report_case(
                     "{}: its control {name}, interleaved with it, showed its weak outcome {} \
                      times in {} iterations",
                     test.name,
-                    c.positive,
-                    c.positive + c.negative
+                    math64::dec_u64(c.positive),
+                    math64::dec_u64(c.positive + c.negative)
                 ));
             }
             suite.skip(
@@ -327,11 +331,12 @@ fn run_alone(
 ) {
     let mut progress = Progress::default();
     let limits = if test.grace_periods {
-        let iterations = (limits.iterations / GRACE_PERIOD_SHARE).max(1);
+        let iterations = math64::div_u64(limits.iterations, GRACE_PERIOD_SHARE).max(1);
         suite.diag(format_args!(
-            "{}: waits for grace periods: {iterations} iterations (1/{GRACE_PERIOD_SHARE} of \
-             those asked)",
-            test.name
+            "{}: waits for grace periods: {} iterations (1/{} of those asked)",
+            test.name,
+            math64::dec_u64(iterations),
+            math64::dec_u64(GRACE_PERIOD_SHARE)
         ));
         runner::Limits {
             iterations,
@@ -451,7 +456,7 @@ unsafe extern "C" fn controller_main(data: *mut c_void) -> c_int {
     suite.diag(format_args!(
         "atomics: {}; {} iterations per test in batches of {}; {} CPUs",
         atomic::implementation(),
-        cfg.limits.iterations,
+        math64::dec_u64(cfg.limits.iterations),
         cfg.limits.batch,
         cpus
     ));

@@ -25,6 +25,8 @@ pub mod atomic;
 mod ktap;
 #[path = "../../samples/common/kthread.rs"]
 mod kthread;
+#[path = "../../samples/common/math64.rs"]
+mod math64;
 #[path = "../../samples/common/param.rs"]
 mod param;
 
@@ -152,13 +154,16 @@ fn run(suite: &mut ktap::Suite) -> Result {
     let rounds = 2 * threads as i64 * i64::from(ITERATIONS);
     suite.diag(format_args!(
         "{threads} C and {threads} Rust kthreads, {ITERATIONS} rounds each, {} rounds/s; {}",
-        rounds * 1_000_000_000 / elapsed,
+        math64::dec_i64(math64::div_s64(rounds * 1_000_000_000, elapsed)),
         atomic::implementation()
     ));
     let (got32, got64) = (i64::from(v32.read()), v64.read());
     suite.diag(format_args!(
-        "atomic_t: {got32} (expected {rounds}); atomic64_t: {got64} (expected {})",
-        3 * rounds
+        "atomic_t: {} (expected {}); atomic64_t: {} (expected {})",
+        math64::dec_i64(got32),
+        math64::dec_i64(rounds),
+        math64::dec_i64(got64),
+        math64::dec_i64(3 * rounds)
     ));
     suite.case("atomic_t_c_and_rust_no_lost_update", got32 == rounds);
     suite.case("atomic64_t_c_and_rust_no_lost_update", got64 == 3 * rounds);

@@ -6,6 +6,7 @@
 
 use crate::harness::{Expect, Quantifier, SlotKind, Test, NULL, WILD};
 use crate::ktap::Suite;
+use crate::math64;
 use crate::runner::{Cut, Histogram};
 use core::fmt;
 
@@ -22,7 +23,7 @@ impl fmt::Display for StateText<'_> {
                 f.write_str(" ")?;
             }
             match slot.kind {
-                SlotKind::Int => write!(f, "{}={value};", slot.name)?,
+                SlotKind::Int => write!(f, "{}={};", slot.name, math64::dec_i64(value))?,
                 SlotKind::Ptr if value == NULL => write!(f, "{}=NULL;", slot.name)?,
                 SlotKind::Ptr if value == WILD => write!(f, "{}=?;", slot.name)?,
                 SlotKind::Ptr => {
@@ -97,50 +98,59 @@ pub(crate) fn test(suite: &Suite, outcome: &Outcome<'_>) -> bool {
         let state = &state[..test.slots.len()];
         let mark = if (test.holds)(state) { '*' } else { ':' };
         suite.diag(format_args!(
-            "{count:<8}{mark}>{}",
+            "{:<8}{mark}>{}",
+            math64::dec_u64(count),
             StateText { test, state }
         ));
     }
     if h.other > 0 {
-        suite.diag(format_args!("{:<8} more states not recorded", h.other));
+        suite.diag(format_args!(
+            "{:<8} more states not recorded",
+            math64::dec_u64(h.other)
+        ));
     }
     suite.diag(format_args!("Condition {}", test.clause));
     suite.diag(format_args!(
         "Observation {} {} {} {}",
         test.name,
         observation(h.positive, h.negative),
-        h.positive,
-        h.negative
+        math64::dec_u64(h.positive),
+        math64::dec_u64(h.negative)
     ));
     if h.discarded > 0 {
         suite.diag(format_args!(
             "{}: {} executions not counted (as herd7 has none such: its filter failed, or a \
              thread would have waited forever for a lock)",
-            test.name, h.discarded
+            test.name,
+            math64::dec_u64(h.discarded)
         ));
     }
-    let iterations = h.positive + h.negative;
-    let ms = (elapsed_ns / 1_000_000).max(1) as u64;
+    let run = h.positive + h.negative;
+    let iterations = math64::dec_u64(run);
+    let ms = math64::div_u64(elapsed_ns.max(0) as u64, 1_000_000).max(1);
     suite.diag(format_args!(
         "Time {} {}.{:03} s, {} iterations/s",
         test.name,
-        ms / 1000,
-        ms % 1000,
-        iterations * 1000 / ms
+        math64::div_u64(ms, 1000) as u32,
+        math64::rem_u64(ms, 1000) as u32,
+        math64::dec_u64(math64::div_u64(run * 1000, ms))
     ));
     match outcome.cut {
         Some(Cut::Seen) => suite.diag(format_args!(
             "{}: stopped once the clause held (until_seen), after {iterations} of {} iterations",
-            test.name, outcome.iterations
+            test.name,
+            math64::dec_u64(outcome.iterations)
         )),
         Some(Cut::Time) => suite.diag(format_args!(
             "{}: stopped by the time budget (seconds), after {iterations} of {} iterations",
-            test.name, outcome.iterations
+            test.name,
+            math64::dec_u64(outcome.iterations)
         )),
         Some(Cut::Partner) => suite.diag(format_args!(
             "{}: stopped with the test it ran interleaved with, after {iterations} of {} \
              iterations",
-            test.name, outcome.iterations
+            test.name,
+            math64::dec_u64(outcome.iterations)
         )),
         None => (),
     }
@@ -152,12 +162,13 @@ pub(crate) fn test(suite: &Suite, outcome: &Outcome<'_>) -> bool {
         ));
         ok = false;
     }
-    let first = h.first_positive.unwrap_or(0) + 1;
+    let first = math64::dec_u64(h.first_positive.unwrap_or(0) + 1);
     let weak_allowed = !strict(test);
     if weak_allowed && h.positive > 0 {
         suite.diag(format_args!(
             "{}: weak outcome seen {} times in {iterations} iterations, first at iteration {first}",
-            test.name, h.positive
+            test.name,
+            math64::dec_u64(h.positive)
         ));
     } else if weak_allowed {
         suite.diag(format_args!(
@@ -169,8 +180,8 @@ pub(crate) fn test(suite: &Suite, outcome: &Outcome<'_>) -> bool {
             "{}: verdict {expect} violated: Observation {} {} {}, first at iteration {first}",
             test.name,
             observation(h.positive, h.negative),
-            h.positive,
-            h.negative
+            math64::dec_u64(h.positive),
+            math64::dec_u64(h.negative)
         ));
     }
     ok
