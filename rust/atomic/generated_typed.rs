@@ -283,14 +283,16 @@ where
             core::ptr::from_ref(old),
             <T::Repr as AtomicBasicOps>::SCALAR,
         );
-        let mut found = <T::Repr as AtomicBasicOps>::into_int(into_repr(*old));
         let new = <T::Repr as AtomicBasicOps>::into_int(into_repr(new));
-        // INVARIANT: `new` is a valid `T`.
-        // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically.
-        let stored = unsafe { Prim::<T>::try_cmpxchg(p, &mut found, new, order::<O>()) };
-        // SAFETY: The value comes from `self.0`, a valid `T` per the type invariants (every store keeps it one).
-        *old = unsafe { from_repr(<T::Repr as AtomicBasicOps>::from_int(found)) };
-        stored
+        // `*old` as the integer `T` is stored as, in place (a copy would live in memory, where the
+        // primitive updates it): `T` has the size and alignment of `T::Repr` (`AtomicType`), whose bits
+        // are that integer's (`AtomicBasicOps::into_int()`).
+        let old = core::ptr::from_mut(old).cast::<<Prim<T> as LoadStore>::V>();
+        // INVARIANT: `new` is a valid `T`, and what is written to `*old` is a value of `self.0`, a valid `T`
+        // per the type invariants (every store keeps it one).
+        // SAFETY: `p` is the `Atomic`'s own valid, aligned value, accessed only atomically; `old` is
+        // valid and aligned for the integer (above).
+        unsafe { Prim::<T>::try_cmpxchg(p, &mut *old, new, order::<O>()) }
     }
 }
 

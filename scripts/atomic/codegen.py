@@ -53,6 +53,8 @@ CODEGEN_BARRIERS = ('barrier', 'smp_mb', 'smp_rmb', 'smp_wmb', 'smp_mb__before_a
                     'smp_mb__after_atomic', 'smp_mb__after_spinlock')
 CODEGEN_MARKED = [('u8', 'u8'), ('s32', 'int'), ('s64', 's64')]
 MARKED_RUST = {'u8': 'u8', 's32': 'i32', 's64': 'i64'}
+# The marked accesses C has only where the type is a native word (generate_c()).
+WORD_ONLY = ('smp_load_acquire_s64', 'smp_store_release_s64')
 
 
 def codegen_extras():
@@ -211,5 +213,11 @@ def generate_c(tables):
     for name, _rp, _rr, _rc, c_params, c_ret, c_call in codegen_extras():
         sig = f'{c_ret} c_{name}({", ".join(c_params)})'
         body = f'\t{c_call};' if c_ret == 'void' else f'\treturn {c_call};'
-        lines += ['', f'{sig};', sig, '{', body, '}']
+        function = ['', f'{sig};', sig, '{', body, '}']
+        if name in WORD_ONLY:
+            # C's acquire and release accesses need a native word (compiletime_assert_atomic_type(),
+            # include/linux/compiler_types.h): on a 32-bit kernel C has none of 64 bits, and the
+            # Rust one, which is atomic64_read_acquire()'s sequence, has no twin to compare.
+            function = ['', '#if BITS_PER_LONG == 64'] + function[1:] + ['#endif']
+        lines += function
     return '\n'.join(lines) + '\n'

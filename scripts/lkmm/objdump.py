@@ -40,29 +40,40 @@ def run(*cmd):
         sys.exit(f'error: {" ".join(cmd)} failed ({e}); run scripts/setup (llvm-19)')
 
 
-# Extensions of an architecture's instructions that an object may hold but its ELF attributes do
-# not name, by ELF machine: riscv64's Zacas and Zabha, which the library's `asm!` enables block
-# by block (`.option arch`) while rustc's target has neither (LLVM 19 knows Zacas as
-# experimental).
-EXTRA_FEATURES = {243: '+experimental-zacas,+zabha'}
+# Instructions that an object may hold but its ELF attributes do not name, by ELF machine, as
+# llvm-objdump arguments: riscv64's Zacas and Zabha, which the library's `asm!` enables block by
+# block (`.option arch`) while rustc's target has neither (LLVM 19 knows Zacas as experimental);
+# 32-bit ARM's ARMv7-A with the multiprocessing extensions (`dmb`, `pldw`), which the kernel's C
+# is compiled for (-march=armv7-a) and the library's `asm!` blocks say (`.arch armv7-a`), while
+# rustc's target, and so the Rust object's attributes, are ARMv6 (llvm-objdump then prints
+# `<unknown>` for a `dmb`).
+EXTRA_ARGS = {243: ['--mattr=+experimental-zacas,+zabha'],
+              40: ['--triple=armv7a-linux-gnueabi', '--mattr=+mp']}
 
 
 def disassemble_args(path):
     """The llvm-objdump arguments that decode every instruction of the object at `path`."""
     with open(path, 'rb') as f:
         machine, = struct.unpack('<H', f.read(20)[18:20])
-    return [f'--mattr={EXTRA_FEATURES[machine]}'] if machine in EXTRA_FEATURES else []
+    return EXTRA_ARGS.get(machine, [])
 
 
 def elf_section(path, name):
-    """The bytes of section `name` of a little-endian ELF64 file, or None."""
+    """The bytes of section `name` of a little-endian ELF file (ELF32 or ELF64), or None."""
     with open(path, 'rb') as f:
         data = f.read()
-    shoff, = struct.unpack_from('<Q', data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
+    if data[4] == 1:  # ELFCLASS32
+        shoff, = struct.unpack_from('<I', data, 0x20)
+        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x2e)
+        layout = '<IIIIIIIIII'
+    else:
+        shoff, = struct.unpack_from('<Q', data, 0x28)
+        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
+        layout = '<IIQQQQIIQQ'
 
     def header(i):
-        return struct.unpack_from('<IIQQQQIIQQ', data, shoff + i * shentsize)
+        # sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size, ... (the same order in both)
+        return struct.unpack_from(layout, data, shoff + i * shentsize)
     strtab = header(shstrndx)
     for i in range(shnum):
         h = header(i)
@@ -209,7 +220,10 @@ class Object:
         return out
 
 
-def is_ret(mnem):
+# The branch kinds, for the architectures whose module of scripts/lkmm/ (isa=) does not define
+# its own (branch_kinds()): x86_64, arm64 and riscv64, whose mnemonics do not collide. Each takes
+# the mnemonic and the operands.
+def is_ret(mnem, ops=''):
     return mnem in ('ret', 'retq', 'retl')
 
 
@@ -218,19 +232,28 @@ RISCV_BRANCHES = {'beq', 'bne', 'blt', 'bge', 'bltu', 'bgeu', 'beqz', 'bnez', 'b
                   'bltz', 'bgtz', 'bgt', 'ble', 'bgtu', 'bleu'}
 
 
-def is_call(mnem):
+def is_call(mnem, ops=''):
     # riscv64: `jal`/`jalr` link a register (a call; `j`, `jr` and `ret` are the aliases that
     # do not), and `jr` to anything but the return address is an indirect tail call.
     return mnem.startswith('call') or mnem in ('bl', 'blr', 'jal', 'jalr', 'jr', 'tail')
 
 
-def is_jump(mnem):
+def is_jump(mnem, ops=''):
     return mnem in ('jmp', 'jmpq', 'b', 'br', 'j')
 
 
-def is_cond(mnem):
+def is_cond(mnem, ops=''):
     return (mnem.startswith('j') and not is_jump(mnem) and not is_call(mnem)) or \
         mnem.startswith('b.') or mnem in ('cbz', 'cbnz', 'tbz', 'tbnz') or mnem in RISCV_BRANCHES
+
+
+def branch_kinds(arch):
+    """What has is_ret(), is_call(), is_jump() and is_cond() for `arch`'s instructions: its
+    module of scripts/lkmm/ (isa=) if it defines them (32-bit ARM, whose `bx lr` is a return by
+    its operand and whose `bne` is not riscv64's), otherwise this module."""
+    module = targets.isa_module(arch)
+    kinds = ('is_ret', 'is_call', 'is_jump', 'is_cond')
+    return module if all(hasattr(module, k) for k in kinds) else sys.modules[__name__]
 
 
 def is_noise(arch, mnem, ops):
@@ -245,6 +268,7 @@ def path(obj, name, arch, lse):
     On the LSE path, the original instructions of each alternative are replaced by its
     replacement (marked as such: a replacement's padding `nop`s run, so they count)."""
     body = obj.body(name)
+    kinds = branch_kinds(arch)
     index = {a: i for i, (a, _, _) in enumerate(body)}
     seen, todo, problems, patched = set(), [0] if body else [], [], []
     while todo:
@@ -261,7 +285,7 @@ def path(obj, name, arch, lse):
                 seen.add(index.get(a, i))
             # A replacement that ends in a jump (riscv's `riscv_has_extension_unlikely()`: a
             # `nop` becomes `j` to the extension's code) goes there; any other falls through.
-            last = TARGET.search(insns[-1][1]) if insns and is_jump(insns[-1][0]) else None
+            last = TARGET.search(insns[-1][1]) if insns and kinds.is_jump(*insns[-1]) else None
             if last and int(last.group(1), 16) in index:
                 todo.append(index[int(last.group(1), 16)])
             elif addr + orig_len in index:
@@ -269,20 +293,21 @@ def path(obj, name, arch, lse):
             seen.discard(i)
             seen.add(('patched', i))
             continue
-        if is_ret(mnem) or mnem in ('ud2', 'brk'):
+        if kinds.is_ret(mnem, ops) or mnem in ('ud2', 'brk', 'udf'):
             continue
-        if is_call(mnem):
+        if kinds.is_call(mnem, ops):
             problems.append(f'calls {ops}')
         m = TARGET.search(ops)
         target = int(m.group(1), 16) if m else None
-        if (is_jump(mnem) or is_cond(mnem)) and target is not None and target not in index:
+        jump, cond = kinds.is_jump(mnem, ops), kinds.is_cond(mnem, ops)
+        if (jump or cond) and target is not None and target not in index:
             problems.append(f'branches out of the function: {mnem} {ops}')
             target = None
-        if is_jump(mnem):
+        if jump:
             if target is not None:
                 todo.append(index[target])
             continue
-        if is_cond(mnem) and target is not None:
+        if cond and target is not None:
             todo.append(index[target])
         todo.append(i + 1)
     kept = [body[i] for i in seen if not isinstance(i, tuple)]
@@ -292,11 +317,11 @@ def path(obj, name, arch, lse):
         kept = [x for x in kept if not a <= x[0] < a + orig_len]
     insns = sorted(kept + patched, key=lambda x: x[0])
     if targets.descriptor(arch).get('path_order') == 'flow':
-        insns = flow_order(insns)
+        insns = flow_order(insns, kinds)
     return insns, problems
 
 
-def flow_order(insns):
+def flow_order(insns, kinds):
     """`insns` (one path's, in address order) in the order control reaches them: a reverse
     postorder of the path's flow graph, branch targets before fall-throughs, back edges left
     out. Where a replacement jumps to code the compiler placed out of line (riscv's
@@ -306,11 +331,12 @@ def flow_order(insns):
 
     def successors(k):
         addr, mnem, ops = insns[k]
-        if is_ret(mnem) or mnem in ('ud2', 'brk'):
+        if kinds.is_ret(mnem, ops) or mnem in ('ud2', 'brk', 'udf'):
             return []
         m = TARGET.search(ops)
-        target = at.get(int(m.group(1), 16)) if m and (is_jump(mnem) or is_cond(mnem)) else None
-        if is_jump(mnem):
+        jump = kinds.is_jump(mnem, ops)
+        target = at.get(int(m.group(1), 16)) if m and (jump or kinds.is_cond(mnem, ops)) else None
+        if jump:
             return [target] if target is not None else []
         out = [target] if target is not None else []
         return out + ([k + 1] if k + 1 < len(insns) else [])

@@ -1644,14 +1644,18 @@ void c_write_once_s64(s64 *p, s64 i)
 	WRITE_ONCE(*p, i);
 }
 
+#if BITS_PER_LONG == 64
 s64 c_smp_load_acquire_s64(s64 *p);
 s64 c_smp_load_acquire_s64(s64 *p)
 {
 	return smp_load_acquire(p);
 }
+#endif
 
+#if BITS_PER_LONG == 64
 void c_smp_store_release_s64(s64 *p, s64 i);
 void c_smp_store_release_s64(s64 *p, s64 i)
 {
 	smp_store_release(p, i);
 }
+#endif
