@@ -71,6 +71,17 @@ kernel_arch() {
 }
 
 # Fails unless Linux KERNEL has Rust on ARCH (the descriptor's kernels=).
+# The kernel version a script uses on ARCH when none is given: the default kernel where ARCH has
+# Rust on it, otherwise the oldest that has (32-bit ARM: 7.2).
+arch_default_kernel() {
+	local kernels
+	kernels=$(arch_var "$1" kernels)
+	case " $kernels " in
+	*" $DEFAULT_KERNEL "*) echo "$DEFAULT_KERNEL" ;;
+	*) echo "${kernels%% *}" ;;
+	esac
+}
+
 check_arch_kernel() {
 	check_arch "$1"
 	check_kernel "$2"
@@ -266,8 +277,8 @@ kernel_suffix() {
 }
 
 # parse_kernel_options USAGE [--fallback-ok|--toolchain-ok] ARGS...: the options of the scripts
-# that build a kernel (build-kernel, graft-kernel): sets kver (--kernel, default
-# DEFAULT_KERNEL), variants (--config NAME, repeatable), with --fallback-ok fallback
+# that build a kernel (build-kernel, graft-kernel): sets kver (--kernel, default empty: the
+# caller takes arch_default_kernel), variants (--config NAME, repeatable), with --fallback-ok fallback
 # (--fallback), with --toolchain-ok toolchain (--toolchain DISTRO); anything else is an error
 # that prints USAGE.
 parse_kernel_options() {
@@ -275,7 +286,7 @@ parse_kernel_options() {
 	shift
 	[ "${1:-}" != --fallback-ok ] || { fallback_ok=1; shift; }
 	[ "${1:-}" != --toolchain-ok ] || { toolchain_ok=1; shift; }
-	kver=$DEFAULT_KERNEL variants=() fallback="" toolchain=""
+	kver="" variants=() fallback="" toolchain=""
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernel) [ $# -ge 2 ] || die "$usage"; kver=$2; shift 2 ;;

@@ -547,8 +547,12 @@ macro_rules! try_cmpxchg64 {
                 options(nostack),
             )
         };
+        // Not `stored != 0`, which the compiler turns into a comparison and a move: it does not
+        // know the block makes 0 or 1.
+        #[allow(clippy::transmute_int_to_bool)]
         // SAFETY: The block writes 0 or 1 to `stored`.
-        unsafe { core::mem::transmute::<u8, bool>(stored) }
+        let stored = unsafe { core::mem::transmute::<u8, bool>(stored) };
+        stored
     }};
 }
 
@@ -854,8 +858,12 @@ macro_rules! add_unless64 {
                 options(nostack),
             )
         };
+        // Not `stored != 0`, which the compiler turns into a comparison and a move: it does not
+        // know the block makes 0 or 1.
+        #[allow(clippy::transmute_int_to_bool)]
         // SAFETY: The block writes 0 or 1 to `stored`.
-        unsafe { core::mem::transmute::<u8, bool>(stored) }
+        let stored = unsafe { core::mem::transmute::<u8, bool>(stored) };
+        stored
     }};
 }
 
