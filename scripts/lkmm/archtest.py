@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""A herd7 litmus test in an architecture's syntax (AArch64, X86_64, RISCV) for a translated
+"""A herd7 litmus test in an architecture's syntax (AArch64, X86_64, RISCV, ARM) for a translated
 LKMM litmus test: the same shared variables with the same initial values, each thread's code
 as its entry point compiled it (aarch64.py, x86_64.py, riscv64.py), and the C test's final
 condition over the same registers and variables, with each register `n:rK` named as the
@@ -26,13 +26,14 @@ class Arch:
     name: str           # herd7's name of the architecture
     regs: list          # the registers of variables (entry) and of registers (end), in order
     reg_name: object    # register -> its name in the test's init and condition
+    pointer: str = 'uint64_t'   # the type of an `int *` variable (a pointer's width)
 
     def var_decl(self, var):
         """A shared variable in the init section: `int` and spinlock words are 32-bit, `int *`
-        is 64-bit and holds an address (or 0 for NULL)."""
+        is a pointer (`pointer`) and holds an address (or 0 for NULL)."""
         init = var['init']
         value = init['addr'] if 'addr' in init else init['int']
-        ctype = 'uint64_t' if var['kind'] == 'ptr' else 'int'
+        ctype = self.pointer if var['kind'] == 'ptr' else 'int'
         return f'{ctype} {var["name"]}={value};'
 
 
@@ -43,6 +44,9 @@ X86_64 = Arch('X86_64', ['rdi', 'rsi', 'rdx', 'rcx', 'r8', 'r9', 'r10', 'r11', '
                          'r13', 'r14'], lambda r: r)
 # a0..a7 and t3..t6, named as herd7's RISCV tests and riscv64.py name registers (x0..x31).
 RISCV64 = Arch('RISCV', [f'x{i}' for i in (*range(10, 18), *range(28, 32))], lambda r: r)
+# 32-bit ARM: r0..r5, r7, r8, then r9, r10, r12, lr (arm.py MARKED); pointers are 32-bit.
+ARM = Arch('ARM', ['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r7', 'r8', 'r9', 'r10', 'r12', 'lr'],
+           lambda r: r.upper(), 'uint32_t')
 
 
 def register_map(test, arch):

@@ -2,7 +2,7 @@
 
 //! The harness of the herd7 check (`scripts/memory-model/herd-check`): each litmus thread, as
 //! `scripts/memory-model/litmus2rust` translates it for the in-kernel runner, compiled on its own into an
-//! entry point whose machine code the check turns into an AArch64, X86_64 or RISCV litmus
+//! entry point whose machine code the check turns into an AArch64, ARM, X86_64 or RISCV litmus
 //! test.
 //!
 //! An entry point (`entry!`) is the thread's body between two marker instructions. The first
@@ -191,9 +191,10 @@ impl Srcu {
     }
 }
 
-/// The first marker: the addresses of the shared variables, in `x0`..`x7` (arm64), `a0`..`a7`
-/// (riscv64) or `rdi`, `rsi`, `rdx`, `rcx`, `r8`..`r11` (x86_64), in `Instance` order;
-/// `scripts/memory-model/herd-check` reads the same list (`scripts/lkmm/archtest.py`).
+/// The first marker: the addresses of the shared variables, in `x0`..`x7` (arm64), `r0`..`r5`,
+/// `r7`, `r8` (arm), `a0`..`a7` (riscv64) or `rdi`, `rsi`, `rdx`, `rcx`, `r8`..`r11` (x86_64),
+/// in `Instance` order; `scripts/memory-model/herd-check` reads the same list
+/// (`scripts/lkmm/archtest.py`).
 #[inline(always)]
 pub(crate) fn variables<'a>() -> Instance<'a> {
     let v: [*mut u8; 8];
@@ -227,6 +228,18 @@ pub(crate) fn variables<'a>() -> Instance<'a> {
         let (a, b, c, d, e, f, g, h);
         asm!("addi zero, zero, 120", out("a0") a, out("a1") b, out("a2") c, out("a3") d,
              out("a4") e, out("a5") f, out("a6") g, out("a7") h,
+             options(nostack, preserves_flags));
+        v = [a, b, c, d, e, f, g, h];
+    }
+    // The marker is an unallocated `hint`, which ARMv7 executes as a NOP (Arm ARM (ARMv7-A/R),
+    // "NOP-compatible hints": an unallocated hint executes as a NOP), in registers `asm!` may
+    // name in ARM state (not `r6`, LLVM's base pointer, nor `r11`, the frame pointer).
+    #[cfg(CONFIG_ARM)]
+    // SAFETY: A no-op, as above.
+    unsafe {
+        let (a, b, c, d, e, f, g, h);
+        asm!(".arch armv7-a", "hint #120", out("r0") a, out("r1") b, out("r2") c, out("r3") d,
+             out("r4") e, out("r5") f, out("r7") g, out("r8") h,
              options(nostack, preserves_flags));
         v = [a, b, c, d, e, f, g, h];
     }
@@ -269,6 +282,16 @@ pub(crate) fn variables_wide<'a>() -> Instance<'a> {
              out("t5") k, out("t6") l, options(nostack, preserves_flags));
         v = [a, b, c, d, e, f, g, h, i, j, k, l];
     }
+    // 32-bit ARM: `r9`, `r10`, `r12` and `lr` after those of `variables`.
+    #[cfg(CONFIG_ARM)]
+    // SAFETY: As for `variables`.
+    unsafe {
+        let (a, b, c, d, e, f, g, h, i, j, k, l);
+        asm!(".arch armv7-a", "hint #120", out("r0") a, out("r1") b, out("r2") c, out("r3") d,
+             out("r4") e, out("r5") f, out("r7") g, out("r8") h, out("r9") i, out("r10") j,
+             out("r12") k, out("lr") l, options(nostack, preserves_flags));
+        v = [a, b, c, d, e, f, g, h, i, j, k, l];
+    }
     instance(&v)
 }
 
@@ -308,6 +331,15 @@ pub(crate) fn registers(out: &[i64; MAX_REGS]) {
     unsafe {
         asm!("addi zero, zero, 121", in("a0") a, in("a1") b, in("a2") c, in("a3") d,
              in("a4") e, in("a5") f, in("a6") g, in("a7") h, options(nostack, preserves_flags));
+    }
+    // 32-bit ARM: the registers' low words (a litmus register holds an `int` or an address,
+    // both 32 bits here).
+    #[cfg(CONFIG_ARM)]
+    // SAFETY: As above.
+    unsafe {
+        asm!(".arch armv7-a", "hint #121", in("r0") a as u32, in("r1") b as u32,
+             in("r2") c as u32, in("r3") d as u32, in("r4") e as u32, in("r5") f as u32,
+             in("r7") g as u32, in("r8") h as u32, options(nostack, preserves_flags));
     }
 }
 
