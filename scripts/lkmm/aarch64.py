@@ -198,18 +198,9 @@ def translate(insns, thread, marked=8):
         blocks = cfg.layout(len(insns), start + 1, flow)
     except (cfg.Irreducible, IndexError) as e:
         raise Unrepresentable(f'{where}: {e}') from e
-    block_label = {blk.start: f'L{thread}_{n}' for n, blk in enumerate(blocks)}
-    labels = {insns[i][0]: block_label[i] for i in block_label}
-    lines = [f'{m.upper()} {operands(m, o, labels, where)}' for m, o in prologue]
-    for n, blk in enumerate(blocks):
-        lines.append(f'{block_label[blk.start]}:')
-        for i in blk.insns:
-            lines += instruction(insns[i], labels, where, thread)
-        following = blocks[n + 1].start if n + 1 < len(blocks) else None
-        if blk.falls_to is not None and blk.falls_to != following:
-            lines.append(f'B {block_label[blk.falls_to]}')
-        last = insns[blk.insns[-1]]
-        if last[1] == 'hint' and last[2] == OUT_MARKER and following is not None:
-            lines.append(f'B LEND{thread}')
-    lines.append(f'LEND{thread}:')
-    return lines
+    block_label, labels = cfg.labels(blocks, insns, thread)
+    prologue_lines = [f'{m.upper()} {operands(m, o, labels, where)}' for m, o in prologue]
+    return prologue_lines + cfg.emit(
+        blocks, insns, thread, block_label, 'B', lambda insn: insn[1:] == ('hint', OUT_MARKER),
+        lambda blk: [line for i in blk.insns
+                     for line in instruction(insns[i], labels, where, thread)])

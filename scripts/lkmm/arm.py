@@ -258,23 +258,13 @@ def translate(insns, thread, marked=8):
         blocks = cfg.layout(len(insns), start + 1, flow)
     except (cfg.Irreducible, IndexError) as e:
         raise Unrepresentable(f'{where}: {e}') from e
-    block_label = {blk.start: f'L{thread}_{n}' for n, blk in enumerate(blocks)}
-    labels = {insns[i][0]: block_label[i] for i in block_label}
-    lines = [f'{m.upper()} {herd_operands(m, o, labels, where)}' for m, o in prologue]
-    skips = 0
-    for n, blk in enumerate(blocks):
-        lines.append(f'{block_label[blk.start]}:')
-        for i in blk.insns:
-            _, mnem, ops = insns[i]
-            if mnem == 'hint':
-                continue
-            lines += herd_instruction(mnem, ops, labels, where, f'LS{thread}_{skips}')
-            skips += 1
-        following = blocks[n + 1].start if n + 1 < len(blocks) else None
-        if blk.falls_to is not None and blk.falls_to != following:
-            lines.append(f'B {block_label[blk.falls_to]}')
-        last = insns[blk.insns[-1]]
-        if last[1] == 'hint' and last[2] == OUT_MARKER and following is not None:
-            lines.append(f'B LEND{thread}')
-    lines.append(f'LEND{thread}:')
-    return lines
+    block_label, labels = cfg.labels(blocks, insns, thread)
+
+    def body(blk):
+        # A lowering's own label is named by the instruction's index: unique in the thread.
+        return [line for i in blk.insns if insns[i][1] != 'hint'
+                for line in herd_instruction(insns[i][1], insns[i][2], labels, where,
+                                             f'LS{thread}_{i}')]
+    prologue_lines = [f'{m.upper()} {herd_operands(m, o, labels, where)}' for m, o in prologue]
+    return prologue_lines + cfg.emit(blocks, insns, thread, block_label, 'B',
+                                     lambda insn: insn[1:] == ('hint', OUT_MARKER), body)

@@ -99,3 +99,28 @@ def dominator_sets(order, blocks):
             if new != dom[b]:
                 dom[b], changed = new, True
     return dom
+
+
+def labels(blocks, insns, thread):
+    """The herd7 label of each block (`L<thread>_<n>`, by its first instruction's index) and of
+    each block's first address (for branch operands)."""
+    block_label = {blk.start: f'L{thread}_{n}' for n, blk in enumerate(blocks)}
+    return block_label, {insns[i][0]: block_label[i] for i in block_label}
+
+
+def emit(blocks, insns, thread, block_label, jump, ends, body):
+    """The herd7 lines of the laid-out `blocks`: each block's label and `body(blk)`, a `jump`
+    (herd7's unconditional jump of the architecture) to the block it falls through to where
+    that is not the next one, and from a block whose last instruction `ends` (the second marker)
+    to the end, `LEND<thread>`, unless it is the last block."""
+    lines = []
+    for n, blk in enumerate(blocks):
+        lines.append(f'{block_label[blk.start]}:')
+        lines += body(blk)
+        following = blocks[n + 1].start if n + 1 < len(blocks) else None
+        if blk.falls_to is not None and blk.falls_to != following:
+            lines.append(f'{jump} {block_label[blk.falls_to]}')
+        if ends(insns[blk.insns[-1]]) and following is not None:
+            lines.append(f'{jump} LEND{thread}')
+    lines.append(f'LEND{thread}:')
+    return lines

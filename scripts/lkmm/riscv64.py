@@ -378,23 +378,17 @@ def translate(insns, thread, marked=8):
         blocks = cfg.layout(len(insns), start + 1, flow)
     except (cfg.Irreducible, IndexError) as e:
         raise Unrepresentable(f'{where}: {e}') from e
-    block_label = {blk.start: f'L{thread}_{n}' for n, blk in enumerate(blocks)}
-    labels = {insns[i][0]: block_label[i] for i in block_label}
+    block_label, labels = cfg.labels(blocks, insns, thread)
     lines = []
     for insn in prologue:
         lines += instruction(insn, labels, where, scratch)
     extended = extended_on_entry(insns, blocks)
-    for n, blk in enumerate(blocks):
-        lines.append(f'{block_label[blk.start]}:')
-        known = extended[blk.start]
+
+    def body(blk):
+        out, known = [], extended[blk.start]
         for i in blk.insns:
-            lines += instruction(insns[i], labels, where, scratch, known)
+            out += instruction(insns[i], labels, where, scratch, known)
             known = extends(insns[i], known)
-        following = blocks[n + 1].start if n + 1 < len(blocks) else None
-        if blk.falls_to is not None and blk.falls_to != following:
-            lines.append(f'j {block_label[blk.falls_to]}')
-        last = insns[blk.insns[-1]]
-        if (last[1], last[2]) == OUT_MARKER and following is not None:
-            lines.append(f'j LEND{thread}')
-    lines.append(f'LEND{thread}:')
-    return lines
+        return out
+    return lines + cfg.emit(blocks, insns, thread, block_label, 'j',
+                            lambda insn: (insn[1], insn[2]) == OUT_MARKER, body)
