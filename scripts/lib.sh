@@ -416,6 +416,9 @@ kdir_suffix() {
 		# --toolchain): named by its rustc, x86_64-max-rustc-1.85.1 (6.12, the default kernel).
 		echo "$(kernel_suffix "$(kdir_kernel "$1")")-rustc-$(sed -n 's/^CONFIG_RUSTC_VERSION_TEXT="rustc \([^ ]*\).*/\1/p' "$1/.config")"
 	else
-		kernel_suffix "$(kdir_kernel "$1")"
+		# A variant's name too (build-kernel --config NAME: .variants), but the sanitizers',
+		# which scripts/boot/boot-test adds itself.
+		echo "$(kernel_suffix "$(kdir_kernel "$1")")$(grep -vx 'kasan\|kcsan\|' "$1/.variants" 2>/dev/null |
+			sed 's/^/-/' | tr -d '\n')"
 	fi
 }

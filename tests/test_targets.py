@@ -44,6 +44,9 @@ def problems(arch):
             out.append(f'{arch}: no atomics.{cpu}= (what the samples report on that CPU model)')
     if d.get('library') not in ('asm', 'fallback'):
         out.append(f'{arch}: library= is neither asm nor fallback')
+    out += [f'{arch}: variants= names {v}, which has no qemu/kconfig/{v}.config'
+            for v in d.get('variants', '').split()
+            if not os.path.isfile(os.path.join(ROOT, 'qemu', 'kconfig', f'{v}.config'))]
     if d.get('fallback_test', 'no') not in ('yes', 'no'):
         out.append(f'{arch}: fallback_test= is neither yes nor no')
     if d.get('main_job') not in ('yes', 'no'):

@@ -17,6 +17,9 @@ mod private {
 
 /// Integer types, `bool` and (thin) raw pointers: the types whose naturally aligned loads and
 /// stores are single accesses on every supported architecture, so they can be marked accesses.
+/// A 64-bit one on a 32-bit kernel is too: it is `atomic64_read()`'s and `atomic64_set()`'s
+/// sequence (ARMv7 without LPAE: `ldrexd`, an `ldrexd`/`strexd` loop), where C's `READ_ONCE()`
+/// and `WRITE_ONCE()` of 64 bits may be two accesses.
 pub trait Marked: Copy + private::Sealed {
     #[doc(hidden)]
     /// # Safety

@@ -55,6 +55,12 @@ CODEGEN_MARKED = [('u8', 'u8'), ('s32', 'int'), ('s64', 's64')]
 MARKED_RUST = {'u8': 'u8', 's32': 'i32', 's64': 'i64'}
 # The marked accesses C has only where the type is a native word (generate_c()).
 WORD_ONLY = ('smp_load_acquire_s64', 'smp_store_release_s64')
+# On a 32-bit kernel, C's READ_ONCE()/WRITE_ONCE() of 64 bits may be two accesses (the volatile
+# access the compiler makes: `ldrd`/`strd`, single-copy atomic on ARMv7 only with LPAE), while
+# the library's are always one, atomic64_read()'s and atomic64_set()'s sequences (once.rs): the
+# twin there is that C operation (generate_c()).
+WORD_ALTERNATIVES = {'read_once_s64': 'atomic64_read((atomic64_t *)p)',
+                     'write_once_s64': 'atomic64_set((atomic64_t *)p, i)'}
 
 
 def codegen_extras():
@@ -214,6 +220,11 @@ def generate_c(tables):
         sig = f'{c_ret} c_{name}({", ".join(c_params)})'
         body = f'\t{c_call};' if c_ret == 'void' else f'\treturn {c_call};'
         function = ['', f'{sig};', sig, '{', body, '}']
+        if name in WORD_ALTERNATIVES:
+            other = WORD_ALTERNATIVES[name]
+            other = f'\t{other};' if c_ret == 'void' else f'\treturn {other};'
+            function = ['', f'{sig};', sig, '{', '#if BITS_PER_LONG == 64', body, '#else', other,
+                        '#endif', '}']
         if name in WORD_ONLY:
             # C's acquire and release accesses need a native word (compiletime_assert_atomic_type(),
             # include/linux/compiler_types.h): on a 32-bit kernel C has none of 64 bits, and the

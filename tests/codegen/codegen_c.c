@@ -1635,13 +1635,21 @@ void c_smp_store_release_s32(int *p, int i)
 s64 c_read_once_s64(s64 *p);
 s64 c_read_once_s64(s64 *p)
 {
+#if BITS_PER_LONG == 64
 	return READ_ONCE(*p);
+#else
+	return atomic64_read((atomic64_t *)p);
+#endif
 }
 
 void c_write_once_s64(s64 *p, s64 i);
 void c_write_once_s64(s64 *p, s64 i)
 {
+#if BITS_PER_LONG == 64
 	WRITE_ONCE(*p, i);
+#else
+	atomic64_set((atomic64_t *)p, i);
+#endif
 }
 
 #if BITS_PER_LONG == 64
