@@ -17,8 +17,8 @@ pub(crate) fn div_u64(dividend: u64, divisor: u64) -> u64 {
     let divisor = divisor.max(1);
     #[cfg(CONFIG_64BIT)]
     return dividend / divisor;
-    // SAFETY: `div64_u64()` only computes; `divisor` is not zero.
     #[cfg(not(CONFIG_64BIT))]
+    // SAFETY: `div64_u64()` only computes; `divisor` is not zero.
     return unsafe { bindings::div64_u64(dividend, divisor) };
 }
 
@@ -36,8 +36,8 @@ pub(crate) fn div_s64(dividend: i64, divisor: i64) -> i64 {
     let divisor = if divisor == 0 { 1 } else { divisor };
     #[cfg(CONFIG_64BIT)]
     return dividend.wrapping_div(divisor);
-    // SAFETY: `div64_s64()` only computes; `divisor` is not zero.
     #[cfg(not(CONFIG_64BIT))]
+    // SAFETY: `div64_s64()` only computes; `divisor` is not zero.
     return unsafe { bindings::div64_s64(dividend, divisor) };
 }
 

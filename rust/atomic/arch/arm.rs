@@ -707,8 +707,8 @@ unsafe impl LoadStore for I64 {
     /// otherwise a lone `ldrexd` (atomic.h:282-293).
     #[inline(always)]
     unsafe fn read(p: *const Self::V) -> Self::V {
-        // SAFETY: The caller guarantees that `p` is valid for reads and aligned.
         #[cfg(CONFIG_ARM_LPAE)]
+        // SAFETY: The caller guarantees that `p` is valid for reads and aligned.
         let v = unsafe { p.read_volatile() };
         #[cfg(not(CONFIG_ARM_LPAE))]
         let v = {
@@ -744,8 +744,8 @@ unsafe impl LoadStore for I64 {
     /// `ldrexd`/`strexd` loop whose status reuses the loaded pair (atomic.h:295-307).
     #[inline(always)]
     unsafe fn set(p: *mut Self::V, v: Self::V) {
-        // SAFETY: The caller guarantees that `p` is valid for writes and aligned.
         #[cfg(CONFIG_ARM_LPAE)]
+        // SAFETY: The caller guarantees that `p` is valid for writes and aligned.
         unsafe {
             p.write_volatile(v)
         };
