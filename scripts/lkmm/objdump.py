@@ -51,11 +51,23 @@ EXTRA_ARGS = {243: ['--mattr=+experimental-zacas,+zabha'],
               40: ['--triple=armv7a-linux-gnueabi', '--mattr=+mp']}
 
 
-def disassemble_args(path):
-    """The llvm-objdump arguments that decode every instruction of the object at `path`."""
+def elf_machine(path):
+    """The ELF e_machine of the (little-endian) object at `path`."""
     with open(path, 'rb') as f:
         machine, = struct.unpack('<H', f.read(20)[18:20])
-    return EXTRA_ARGS.get(machine, [])
+    return machine
+
+
+def disassemble_args(path):
+    """The llvm-objdump arguments that decode every instruction of the object at `path`."""
+    return EXTRA_ARGS.get(elf_machine(path), [])
+
+
+# The ELF machines whose branch targets llvm-objdump prints as the offset from the branch
+# (LoongArch, 258: `bne $a4, $a3, 16 <.L0 +0x14>`) rather than as an address; Object rewrites
+# them as the others print them (`0x<address> <symbol>`), which TARGET reads.
+RELATIVE_BRANCH_TARGETS = {258}
+RELATIVE_TARGET = re.compile(r'(^|, )(-?\d+) (<[^>]*>)$')
 
 
 def elf_section(path, name):
@@ -92,6 +104,7 @@ class Object:
         section = None
         pending_lock = None
         last = None
+        relative = elf_machine(path) in RELATIVE_BRANCH_TARGETS
         for line in run(f'{LLVM}/llvm-objdump', '-d', '-r', '--no-show-raw-insn',
                         *disassemble_args(path), path).splitlines():
             if line.startswith('Disassembly of section '):
@@ -109,6 +122,9 @@ class Object:
             if not m or section not in ('.text', '.altinstr_replacement'):
                 continue
             addr, mnem, ops = int(m.group(1), 16), m.group(2), m.group(3)
+            if relative:
+                ops = RELATIVE_TARGET.sub(
+                    lambda t: f'{t.group(1)}{addr + int(t.group(2)):#x} {t.group(3)}', ops)
             if mnem == 'lock' and not ops:
                 pending_lock = addr
                 continue
