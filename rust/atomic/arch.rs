@@ -40,6 +40,10 @@ mod imp;
 #[path = "arch/riscv64.rs"]
 mod imp;
 
+#[cfg(all(CONFIG_LOONGARCH, CONFIG_64BIT, not(rust_atomic_fallback)))]
+#[path = "arch/loongarch64.rs"]
+mod imp;
+
 // 32-bit ARM where C's code is ARMv7's (`__LINUX_ARM_ARCH__` 7: arch/arm/Makefile:77-85).
 #[cfg(all(
     CONFIG_ARM,
@@ -58,6 +62,7 @@ mod imp;
         CONFIG_X86_64,
         CONFIG_ARM64,
         all(CONFIG_RISCV, CONFIG_64BIT),
+        all(CONFIG_LOONGARCH, CONFIG_64BIT),
         all(CONFIG_ARM, CONFIG_CPU_32v7, not(CONFIG_CPU_32v6))
     ))
 ))]
