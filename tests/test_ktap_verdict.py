@@ -83,6 +83,44 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn('FAIL t: no kernel crash signature', out)
 
+    # LoongArch's smp_send_stop() handler warning at restart (seen on 6.12 under TCG), as the
+    # kernel prints it; trace shortened to its frames that name it.
+    STOP_CPU_SPLAT = """\
+[   23.816284] ------------[ cut here ]------------
+[   23.816469] WARNING: CPU: 2 PID: 0 at kernel/smp.c:661 smp_call_function_single+0xc4/0x128
+[   23.819129] Call Trace:
+[   23.819390] [<9000000000295d40>] smp_call_function_single+0xc4/0x128
+[   23.819490] [<9000000000272cf0>] swake_up_one_online+0x98/0xac
+[   23.819496] [<900000000027102c>] rcutree_report_cpu_dead+0xcc/0x16c
+[   23.819503] [<900000000020b5d8>] stop_this_cpu+0x28/0x2c
+[   23.819510] [<9000000000295ab0>] __flush_smp_call_function_queue+0x174/0x25c
+[   23.819742] ---[ end trace 0000000000000000 ]---
+"""
+
+    def test_stop_cpu_warning_at_restart_is_a_note(self):
+        rc, out, _ = run(GOOD + self.STOP_CPU_SPLAT)
+        self.assertEqual(rc, 0, out)
+        self.assertIn('PASS t: no kernel crash signature', out)
+        self.assertIn("NOTE t: after the plan, at restart: the kernel's LoongArch stop-CPU", out)
+
+    def test_stop_cpu_warning_during_the_plan_fails(self):
+        rc, out, _ = run(GOOD.replace('[    5.510405]', self.STOP_CPU_SPLAT + '[    5.510405]'))
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: no kernel crash signature', out)
+
+    def test_other_warning_at_restart_fails(self):
+        other = self.STOP_CPU_SPLAT.replace('stop_this_cpu+0x28/0x2c', 'my_module_exit+0x28/0x2c')
+        rc, out, _ = run(GOOD + other)
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: no kernel crash signature', out)
+        self.assertNotIn('stop-CPU', out)
+
+    def test_second_warning_after_the_stop_cpu_one_fails(self):
+        later = '[   24.000000] BUG: unable to handle page fault for address: 0000000000000008\n'
+        rc, out, _ = run(GOOD + self.STOP_CPU_SPLAT + later)
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: no kernel crash signature', out)
+
     def test_guest_that_did_not_finish_fails(self):
         rc, out, _ = run(GOOD.split('[    5.510405]')[0])
         self.assertEqual(rc, 1)
