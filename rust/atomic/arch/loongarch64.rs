@@ -253,38 +253,24 @@ macro_rules! am_void {
     };
 }
 
-/// The AM* `$am` of size `$sz` on `$v`, `_db` if `$db` (C's `ATOMIC_FETCH_OP()`, atomic.h:61-73
-/// / atomic-amo.h:39-51; `__xchg_asm()`, cmpxchg.h:12-23 / 13-24, for `amswap_db`); evaluates
-/// to the old value.
+/// The AM* `$am` of size `$sz` on `$v`, with the suffix `$db` (`"_db"` or `""`: C's `mb`
+/// column, `ATOMIC_FETCH_OP()`, atomic.h:61-73 / atomic-amo.h:39-51; `__xchg_asm()`,
+/// cmpxchg.h:12-23 / 13-24, for `amswap_db`); evaluates to the old value.
 macro_rules! am {
-    ($t:ty, $sz:literal, $p:expr, $db:expr, $am:literal, $v:expr) => {{
+    ($t:ty, $sz:literal, $p:expr, $db:literal, $am:literal, $v:expr) => {{
         let old: $t;
-        if $db {
-            // The AM* accesses exactly the integer at `$p`; its destination is a register of
-            // its own (`out`), as the instruction requires.
-            // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
-            unsafe {
-                asm!(
-                    concat!($am, "_db", $sz, " {old}, {v}, {p}"),
-                    p = in(reg) $p,
-                    v = in(reg) $v,
-                    old = out(reg) old,
-                    options(nostack, preserves_flags),
-                )
-            }
-        } else {
-            // As above.
-            // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
-            unsafe {
-                asm!(
-                    concat!($am, $sz, " {old}, {v}, {p}"),
-                    p = in(reg) $p,
-                    v = in(reg) $v,
-                    old = out(reg) old,
-                    options(nostack, preserves_flags),
-                )
-            }
-        }
+        // The AM* accesses exactly the integer at `$p`; its destination is a register of its
+        // own (`out`), as the instruction requires.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
+        unsafe {
+            asm!(
+                concat!($am, $db, $sz, " {old}, {v}, {p}"),
+                p = in(reg) $p,
+                v = in(reg) $v,
+                old = out(reg) old,
+                options(nostack, preserves_flags),
+            )
+        };
         old
     }};
 }
@@ -399,7 +385,7 @@ macro_rules! impl_exchange {
         unsafe impl Exchange for $m {
             #[inline(always)]
             unsafe fn xchg(p: *mut Self::V, new: Self::V, _order: Order) -> Self::V {
-                am!($t, $sz, p, true, "amswap", new)
+                am!($t, $sz, p, "_db", "amswap", new)
             }
 
             #[inline(always)]
@@ -514,7 +500,11 @@ macro_rules! impl_primitive {
 
             #[inline(always)]
             unsafe fn fetch_rmw(p: *mut Self::V, op: Rmw, v: Self::V, order: Order) -> Self::V {
-                by_rmw!(op, v, am!($t, $sz, p, db!(order)))
+                if db!(order) {
+                    by_rmw!(op, v, am!($t, $sz, p, "_db"))
+                } else {
+                    by_rmw!(op, v, am!($t, $sz, p, ""))
+                }
             }
 
             /// C's LoongArch `atomic{,64}_dec_if_positive()`, its own `ll`/`sc` loop (see the
