@@ -70,11 +70,14 @@ kernel_arch() {
 	arch_var "$1" karch
 }
 
-# Fails unless Linux KERNEL has Rust on ARCH (the descriptor's kernels=).
-# The kernel version a script uses on ARCH when none is given: the default kernel where ARCH has
-# Rust on it, otherwise the oldest that has (32-bit ARM: 7.2).
+# The kernel version a script uses on ARCH when none is given, on which scripts/test also runs
+# the mutation tests and the herd7 check: the descriptor's default_kernel= (UML: 7.2, as 6.12's
+# UML has one CPU), else the default kernel where ARCH has Rust on it, otherwise the oldest that
+# has (32-bit ARM: 7.2).
 arch_default_kernel() {
-	local kernels
+	local kernels own
+	own=$(arch_var "$1" default_kernel)
+	[ -z "$own" ] || { echo "$own"; return; }
 	kernels=$(arch_var "$1" kernels)
 	case " $kernels " in
 	*" $DEFAULT_KERNEL "*) echo "$DEFAULT_KERNEL" ;;
@@ -82,6 +85,7 @@ arch_default_kernel() {
 	esac
 }
 
+# Fails unless Linux KERNEL has Rust on ARCH (the descriptor's kernels=).
 check_arch_kernel() {
 	check_arch "$1"
 	check_kernel "$2"

@@ -17,8 +17,11 @@ sys.path.insert(0, os.path.join(ROOT, 'scripts'))
 from lkmm import targets  # noqa: E402 (after the path it is found on)
 
 # What the scripts read of every descriptor (scripts/lib.sh arch_var, scripts/lkmm/targets.py).
-REQUIRED = ('karch', 'srcarch', 'kernels', 'image', 'main_job', 'qemu', 'packages', 'machine',
-            'memory', 'console', 'cpus', 'busybox', 'paths', 'library', 'isa')
+REQUIRED = ('karch', 'srcarch', 'kernels', 'image', 'main_job', 'memory', 'cpus', 'busybox',
+            'paths', 'library', 'isa')
+# What scripts/boot/boot-test and scripts/setup read of a target that QEMU runs (runner=qemu,
+# the default; runner=uml runs the kernel as a host process).
+QEMU_REQUIRED = ('qemu', 'packages', 'machine', 'console')
 
 
 def kernels():
@@ -32,7 +35,14 @@ def problems(arch):
     """What is wrong with `arch`'s descriptor: a list of messages, empty when it is right."""
     d = targets.descriptor(arch)
     out = [f'{arch}: no {k}=' for k in REQUIRED if k not in d]
+    runner = d.get('runner', 'qemu')
+    if runner not in ('qemu', 'uml'):
+        out.append(f'{arch}: runner={runner} is neither qemu nor uml')
+    if runner == 'qemu':
+        out += [f'{arch}: no {k}=' for k in QEMU_REQUIRED if k not in d]
     known = kernels()
+    if 'default_kernel' in d and d['default_kernel'] not in d.get('kernels', '').split():
+        out.append(f'{arch}: default_kernel={d["default_kernel"]} is not one of its kernels=')
     out += [f'{arch}: kernels= names {k!r}, not one of {known}'
             for k in d.get('kernels', '').split() if k not in known]
     if not d.get('kernels', '').split():
@@ -87,6 +97,23 @@ class Descriptors(unittest.TestCase):
                 f.write(re.sub(r'^console=.*\n', '', text, flags=re.M))
             with mock.patch.object(targets, 'TARGETS', d):
                 self.assertEqual(problems('x86_64'), ['x86_64: no console='])
+
+    def test_a_runner_and_its_keys_are_checked(self):
+        # x86_64's descriptor without machine=: a QEMU target needs it, a UML one does not.
+        no_machine = "x86_64: no machine="
+        cases = (('', [no_machine]),
+                 ('runner=uml\n', []),
+                 ('runner=bochs\n', ['x86_64: runner=bochs is neither qemu nor uml']),
+                 ('default_kernel=5.10\n',
+                  [no_machine, 'x86_64: default_kernel=5.10 is not one of its kernels=']))
+        with open(os.path.join(ROOT, 'qemu', 'targets', 'x86_64'), encoding='utf-8') as f:
+            text = re.sub(r'^machine=.*\n', '', f.read(), flags=re.M)
+        for extra, expected in cases:
+            with tempfile.TemporaryDirectory() as d, self.subTest(extra=extra):
+                with open(os.path.join(d, 'x86_64'), 'w', encoding='utf-8') as f:
+                    f.write(text + extra)
+                with mock.patch.object(targets, 'TARGETS', d):
+                    self.assertEqual(problems('x86_64'), expected)
 
     def test_an_isa_module_without_what_is_read_is_refused(self):
         with tempfile.TemporaryDirectory() as d:
