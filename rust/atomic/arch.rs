@@ -28,6 +28,8 @@ use super::primitive::{Exchange, Primitive};
 use core::arch::asm;
 
 // An architecture's own file, unless `--cfg rust_atomic_fallback` asks for the generic one.
+// x86_64, and UML on it (`CONFIG_UML` sets `CONFIG_X86_64`: the same instructions, UML's
+// barriers).
 #[cfg(all(CONFIG_X86_64, not(rust_atomic_fallback)))]
 #[path = "arch/x86.rs"]
 mod imp;
@@ -208,6 +210,15 @@ smp_barriers!(
 #[allow(non_snake_case)]
 pub(crate) fn smp_mb__after_spinlock() {
     <Arch as Contract>::smp_mb__after_spinlock();
+}
+
+/// The architecture's `smp_mb()` with or without `CONFIG_SMP`: the redundant barrier of the
+/// `extra_barrier` mutant (`mutant.rs`), which must cost an instruction on every kernel (on one
+/// without `CONFIG_SMP`, [`smp_mb()`] is a compiler barrier).
+#[cfg(rust_atomic_mutant = "extra_barrier")]
+#[inline(always)]
+pub(crate) fn smp_mb_instruction() {
+    <Arch as Contract>::smp_mb();
 }
 
 /// See [`Contract::implementation`].

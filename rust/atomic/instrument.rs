@@ -224,9 +224,11 @@ macro_rules! kcsan_barriers {
 kcsan_barriers! {
     /// `kcsan_mb()`: before a full barrier or a fully ordered operation.
     kcsan_mb => __kcsan_mb;
-    /// `kcsan_rmb()`: before `smp_rmb()`.
+    /// `kcsan_rmb()`: before `smp_rmb()` (with `CONFIG_SMP` only, as C's).
+    #[cfg_attr(not(CONFIG_SMP), allow(dead_code))]
     kcsan_rmb => __kcsan_rmb;
-    /// `kcsan_wmb()`: before `smp_wmb()`.
+    /// `kcsan_wmb()`: before `smp_wmb()` (with `CONFIG_SMP` only, as C's).
+    #[cfg_attr(not(CONFIG_SMP), allow(dead_code))]
     kcsan_wmb => __kcsan_wmb;
     /// `kcsan_release()`: before a release operation.
     kcsan_release => __kcsan_release;

@@ -138,7 +138,7 @@ unsafe impl<A: Primitive> Primitive for Mutant<A> {
         // Mutant `extra_barrier`: a redundant full barrier before every fetch operation, the
         // kind of overhead the codegen-parity check (scripts/machine-code/codegen-parity) must catch.
         #[cfg(rust_atomic_mutant = "extra_barrier")]
-        super::arch::smp_mb();
+        super::arch::smp_mb_instruction();
         // Mutant `sub_adds`: fetch-sub adds instead of subtracting.
         #[cfg(rust_atomic_mutant = "sub_adds")]
         let op = if op == Rmw::Sub { Rmw::Add } else { op };

@@ -22,9 +22,23 @@
 //! - No read-modify-write `asm!` has `preserves_flags`: these instructions write the
 //!   arithmetic flags. None has `nomem`: like C's `"memory"` clobber, each is also a compiler
 //!   barrier.
+//!
+//! User-mode Linux on x86_64 (`CONFIG_UML` with `CONFIG_X86_64`, not `CONFIG_X86`) runs the
+//! same instructions, from the same `arch/x86/include/asm/atomic*.h` and `cmpxchg*.h` (UML has
+//! none of its own: arch/um/include/asm/Kbuild), but its barriers are UML's own
+//! (arch/x86/um/asm/barrier.h:21-23 on 6.12 and 7.2: `mb()`, `rmb()` and `wmb()` are `mfence`,
+//! `lfence` and `sfence`) under asm-generic's (include/asm-generic/barrier.h: 85-124, 131-210
+//! on both): with `CONFIG_SMP` (7.2), `smp_mb()`, `smp_mb__{before,after}_atomic()` and the
+//! fence of `smp_load_acquire()` (after the load) and `smp_store_release()` (before the store)
+//! are `mfence`, `smp_rmb()` `lfence`, `smp_wmb()` `sfence`; without (6.12's UML has no SMP),
+//! all are `barrier()` and `LOCK_PREFIX` is empty (arch/x86/include/asm/alternative.h, 6.12:
+//! 43-56), as here. These are stronger than x86's own choices, never weaker, and are what C's
+//! code on UML runs, so the two agree instruction for instruction.
 
 use super::super::primitive::{Exchange, Int, LoadStore, Order, Primitive, Rmw};
-use super::{barrier, Contract};
+#[cfg(not(CONFIG_UML))]
+use super::barrier;
+use super::Contract;
 use core::arch::asm;
 
 /// Emits `$insn` with the `lock` prefix that C's `LOCK_PREFIX` emits.
@@ -56,6 +70,7 @@ pub enum Arch {}
 
 // SAFETY: Every primitive is C's instruction for the operation (see the module docs), and each
 // barrier is C's (arch/x86/include/asm/barrier.h:53-76).
+#[cfg(not(CONFIG_UML))]
 unsafe impl Contract for Arch {
     type I8 = I8;
     type I16 = I16;
@@ -109,6 +124,67 @@ unsafe impl Contract for Arch {
     }
 }
 
+// SAFETY: Every primitive is C's instruction for the operation (see the module docs), and each
+// barrier is UML's (arch/x86/um/asm/barrier.h:21-23 under include/asm-generic/barrier.h), at
+// least as strong as x86's own.
+#[cfg(CONFIG_UML)]
+unsafe impl Contract for Arch {
+    type I8 = I8;
+    type I16 = I16;
+    type I32 = I32;
+    type I64 = I64;
+
+    /// As on x86: the acquire loads and release stores are volatile accesses, with asm-generic's
+    /// fence (include/asm-generic/barrier.h, 6.12: 139-155, 194-208).
+    const ACQUIRE_RELEASE_VOLATILE: bool = true;
+
+    /// UML's `mb()`, `mfence` (arch/x86/um/asm/barrier.h:21), which asm-generic's `__smp_mb()`
+    /// is. With asm-generic's defaults, it is also `smp_mb__{before,after}_atomic()`.
+    #[inline(always)]
+    fn smp_mb() {
+        // SAFETY: A fence has no effect but ordering, and writes no flags.
+        unsafe { asm!("mfence", options(nostack, preserves_flags)) };
+    }
+
+    /// UML's `rmb()`, `lfence` (arch/x86/um/asm/barrier.h:22), which asm-generic's
+    /// `__smp_rmb()` is.
+    #[inline(always)]
+    fn smp_rmb() {
+        // SAFETY: A fence has no effect but ordering, and writes no flags.
+        unsafe { asm!("lfence", options(nostack, preserves_flags)) };
+    }
+
+    /// UML's `wmb()`, `sfence` (arch/x86/um/asm/barrier.h:23), which asm-generic's
+    /// `__smp_wmb()` is.
+    #[inline(always)]
+    fn smp_wmb() {
+        // SAFETY: A fence has no effect but ordering, and writes no flags.
+        unsafe { asm!("sfence", options(nostack, preserves_flags)) };
+    }
+
+    fn implementation() -> &'static str {
+        "UML on x86_64: x86 instructions, UML's fences"
+    }
+}
+
+/// The fence of `smp_load_acquire()` (after the load) and `smp_store_release()` (before the
+/// store): a compiler barrier on x86, whose loads and stores are ordered so
+/// (arch/x86/include/asm/barrier.h:59-72).
+#[cfg(not(CONFIG_UML))]
+#[inline(always)]
+fn acquire_release_fence() {
+    barrier();
+}
+
+/// The fence of `smp_load_acquire()` and `smp_store_release()` on UML: asm-generic's
+/// `__smp_mb()` with `CONFIG_SMP`, `barrier()` without (include/asm-generic/barrier.h, 6.12:
+/// 139-155, 194-208), which is what [`super::smp_mb()`] is.
+#[cfg(CONFIG_UML)]
+#[inline(always)]
+fn acquire_release_fence() {
+    super::smp_mb();
+}
+
 /// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it with
 /// volatile accesses plus compiler barriers.
 macro_rules! impl_load_store {
@@ -125,13 +201,13 @@ macro_rules! impl_load_store {
             unsafe fn read_acquire(p: *const Self::V) -> Self::V {
                 // SAFETY: The caller guarantees that `p` is valid and aligned.
                 let v = unsafe { p.read_volatile() };
-                barrier();
+                acquire_release_fence();
                 v
             }
 
             #[inline(always)]
             unsafe fn set_release(p: *mut Self::V, v: Self::V) {
-                barrier();
+                acquire_release_fence();
                 // SAFETY: The caller guarantees that `p` is valid and aligned.
                 unsafe { p.write_volatile(v) }
             }

@@ -325,14 +325,38 @@ pub(crate) fn srcu_cleanup() {
 
 #[cfg(CONFIG_DEBUG_LOCK_ALLOC)]
 compile_error!("Srcu uses init_srcu_struct(), which lockdep (CONFIG_DEBUG_LOCK_ALLOC) replaces");
+#[cfg(all(CONFIG_TINY_SRCU, CONFIG_PREEMPT_COUNT))]
+compile_error!("Srcu::read_lock() assumes Tiny SRCU without CONFIG_PREEMPT_COUNT (no preempt count)");
 
 impl Srcu {
     /// `srcu_read_lock()`: `__srcu_read_lock()`, as C's wrapper calls it (its other work is
     /// lockdep's, `include/linux/srcu.h`). Returns the index to unlock with.
+    #[cfg(not(CONFIG_TINY_SRCU))]
     #[inline(always)]
     pub(crate) fn read_lock(&self) -> i32 {
         // SAFETY: Initialised, by the type invariant.
         unsafe { bindings::__srcu_read_lock(self.0.get()) }
+    }
+
+    /// `srcu_read_lock()` of Tiny SRCU (a kernel without `CONFIG_SMP`: 6.12's UML), whose
+    /// `__srcu_read_lock()` is an inline function bindgen does not bind: its body, as C's
+    /// (include/linux/srcutiny.h:63-72, 6.12), with `preempt_disable()`/`preempt_enable()`
+    /// compiler barriers, as they are without `CONFIG_PREEMPT_COUNT`.
+    #[cfg(CONFIG_TINY_SRCU)]
+    #[inline(always)]
+    pub(crate) fn read_lock(&self) -> i32 {
+        let ssp = self.0.get();
+        crate::atomic::barrier();
+        // SAFETY: Initialised, by the type invariant; the fields are read and written with
+        // volatile accesses, as C's READ_ONCE() and WRITE_ONCE() do.
+        let idx = unsafe {
+            let idx = ((core::ptr::addr_of!((*ssp).srcu_idx).read_volatile() + 1) & 0x2) >> 1;
+            let nesting = core::ptr::addr_of_mut!((*ssp).srcu_lock_nesting[idx]);
+            nesting.write_volatile(nesting.read_volatile() + 1);
+            idx as i32
+        };
+        crate::atomic::barrier();
+        idx
     }
 
     /// `srcu_read_unlock()`: `__srcu_read_unlock()`. The index selects one of two counters:
@@ -362,10 +386,16 @@ impl Srcu {
         unsafe { bindings::synchronize_srcu(self.0.get()) }
     }
 
-    /// `synchronize_srcu_expedited()`.
+    /// `synchronize_srcu_expedited()` (Tiny SRCU's is `synchronize_srcu()`, inline:
+    /// include/linux/srcutiny.h:74-77, 6.12).
     pub(crate) fn synchronize_expedited(&self) {
+        #[cfg(not(CONFIG_TINY_SRCU))]
         // SAFETY: As for `synchronize`.
-        unsafe { bindings::synchronize_srcu_expedited(self.0.get()) }
+        unsafe {
+            bindings::synchronize_srcu_expedited(self.0.get())
+        }
+        #[cfg(CONFIG_TINY_SRCU)]
+        self.synchronize()
     }
 }
 
@@ -403,10 +433,16 @@ pub(crate) fn synchronize_rcu() {
     unsafe { kernel::bindings::synchronize_rcu() };
 }
 
-/// `synchronize_rcu_expedited()`.
+/// `synchronize_rcu_expedited()` (Tiny RCU's is `synchronize_rcu()`, inline:
+/// include/linux/rcutiny.h:88-91, 6.12).
 pub(crate) fn synchronize_rcu_expedited() {
+    #[cfg(not(CONFIG_TINY_RCU))]
     // SAFETY: Called from a kthread, which may sleep.
-    unsafe { kernel::bindings::synchronize_rcu_expedited() };
+    unsafe {
+        kernel::bindings::synchronize_rcu_expedited()
+    };
+    #[cfg(CONFIG_TINY_RCU)]
+    synchronize_rcu();
 }
 
 /// `smp_mb__after_unlock_lock()`: nothing, as in C (`include/linux/rcupdate.h`, 6.12 line 1126:
