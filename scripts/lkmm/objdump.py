@@ -95,6 +95,12 @@ def elf_section(path, name):
     return None
 
 
+# Sections that hold what `.text` holds elsewhere: the large code model's (`.ltext`: UML's C is
+# built with -mcmodel=large, arch/um/Makefile:34, and the modules' Rust here as C,
+# Kbuild.include).
+TEXT_ALIASES = {'.ltext': '.text'}
+
+
 class Object:
     """The `.text` instructions, function symbols and alternative sites of one object."""
 
@@ -109,6 +115,7 @@ class Object:
                         *disassemble_args(path), path).splitlines():
             if line.startswith('Disassembly of section '):
                 section = line[len('Disassembly of section '):].rstrip(':')
+                section = TEXT_ALIASES.get(section, section)
                 continue
             r = RELOC.match(line)
             if r:
