@@ -326,7 +326,7 @@ pub(crate) fn srcu_cleanup() {
 #[cfg(CONFIG_DEBUG_LOCK_ALLOC)]
 compile_error!("Srcu uses init_srcu_struct(), which lockdep (CONFIG_DEBUG_LOCK_ALLOC) replaces");
 #[cfg(all(CONFIG_TINY_SRCU, CONFIG_PREEMPT_COUNT))]
-compile_error!("Srcu::read_lock() assumes Tiny SRCU without CONFIG_PREEMPT_COUNT (no preempt count)");
+compile_error!("Srcu::read_lock() assumes Tiny SRCU without CONFIG_PREEMPT_COUNT");
 
 impl Srcu {
     /// `srcu_read_lock()`: `__srcu_read_lock()`, as C's wrapper calls it (its other work is
