@@ -36,8 +36,6 @@
 //! code on UML runs, so the two agree instruction for instruction.
 
 use super::super::primitive::{Exchange, Int, LoadStore, Order, Primitive, Rmw};
-#[cfg(not(CONFIG_UML))]
-use super::barrier;
 use super::Contract;
 use core::arch::asm;
 
@@ -69,25 +67,64 @@ macro_rules! lock_prefixed {
 pub enum Arch {}
 
 // SAFETY: Every primitive is C's instruction for the operation (see the module docs), and each
-// barrier is C's (arch/x86/include/asm/barrier.h:53-76).
-#[cfg(not(CONFIG_UML))]
+// barrier is C's: x86's (arch/x86/include/asm/barrier.h:53-76), or UML's
+// (arch/x86/um/asm/barrier.h:21-23 under include/asm-generic/barrier.h), at least as strong.
 unsafe impl Contract for Arch {
     type I8 = I8;
     type I16 = I16;
     type I32 = I32;
     type I64 = I64;
 
-    /// As C's on this architecture, the acquire loads and release stores are volatile accesses
-    /// (with a compiler barrier: arch/x86/include/asm/barrier.h:59-72), which the compilers'
-    /// KASAN instrumentation checks (rustc's too) and C's KCSAN instrumentation sees.
+    /// As C's, the acquire loads and release stores are volatile accesses, with the fence of
+    /// [`fences::acquire_release`], which the compilers' KASAN instrumentation checks (rustc's
+    /// too) and C's KCSAN instrumentation sees.
     const ACQUIRE_RELEASE_VOLATILE: bool = true;
+
+    #[inline(always)]
+    fn smp_mb() {
+        fences::smp_mb();
+    }
+
+    #[inline(always)]
+    fn smp_rmb() {
+        fences::smp_rmb();
+    }
+
+    #[inline(always)]
+    fn smp_wmb() {
+        fences::smp_wmb();
+    }
+
+    #[inline(always)]
+    fn smp_mb__before_atomic() {
+        fences::smp_mb__before_atomic();
+    }
+
+    #[inline(always)]
+    fn smp_mb__after_atomic() {
+        fences::smp_mb__after_atomic();
+    }
+
+    fn implementation() -> &'static str {
+        fences::IMPLEMENTATION
+    }
+}
+
+/// x86's barriers (arch/x86/include/asm/barrier.h).
+#[cfg(not(CONFIG_UML))]
+mod fences {
+    use super::super::barrier;
+    use core::arch::asm;
+
+    /// What the samples report.
+    pub(super) const IMPLEMENTATION: &str = "x86 lock-prefixed instructions";
 
     /// A full barrier, the locked no-op C's `__smp_mb()` uses (cheaper than `mfence`;
     /// arch/x86/include/asm/barrier.h:53). Its `lock` is written out, not `LOCK_PREFIX`: C never
     /// patches it away, not even on a single CPU, since `smp_mb()` also orders against devices'
     /// DMA there (`virt_mb()`).
     #[inline(always)]
-    fn smp_mb() {
+    pub(super) fn smp_mb() {
         // The kernel has no red zone (`-mno-red-zone`): the word below the stack pointer
         // belongs to nobody, and adding zero to it changes nothing, so the instruction neither
         // pushes nor touches data of the compiler's, which is what `nostack` promises; without
@@ -100,48 +137,51 @@ unsafe impl Contract for Arch {
     /// Loads are not reordered with loads on x86, so a compiler barrier (C's `dma_rmb()`, which
     /// is `barrier()` on x86_64).
     #[inline(always)]
-    fn smp_rmb() {
+    pub(super) fn smp_rmb() {
         barrier();
     }
 
     /// Stores are not reordered with stores on x86, so a compiler barrier.
     #[inline(always)]
-    fn smp_wmb() {
+    pub(super) fn smp_wmb() {
         barrier();
     }
 
     /// Every atomic read-modify-write is already a full barrier on x86 and a compiler barrier
     /// in this library; C emits nothing either (arch/x86/include/asm/barrier.h:75).
     #[inline(always)]
-    fn smp_mb__before_atomic() {}
+    // The C name, so that it is found where C uses it.
+    #[allow(non_snake_case)]
+    pub(super) fn smp_mb__before_atomic() {}
 
-    /// As [`Contract::smp_mb__before_atomic`] (arch/x86/include/asm/barrier.h:76).
+    /// As [`smp_mb__before_atomic`] (arch/x86/include/asm/barrier.h:76).
     #[inline(always)]
-    fn smp_mb__after_atomic() {}
+    // The C name, so that it is found where C uses it.
+    #[allow(non_snake_case)]
+    pub(super) fn smp_mb__after_atomic() {}
 
-    fn implementation() -> &'static str {
-        "x86 lock-prefixed instructions"
+    /// The fence of `smp_load_acquire()` (after the load) and `smp_store_release()` (before the
+    /// store): a compiler barrier, as x86's loads and stores are ordered so
+    /// (arch/x86/include/asm/barrier.h:59-72).
+    #[inline(always)]
+    pub(super) fn acquire_release() {
+        barrier();
     }
 }
 
-// SAFETY: Every primitive is C's instruction for the operation (see the module docs), and each
-// barrier is UML's (arch/x86/um/asm/barrier.h:21-23 under include/asm-generic/barrier.h), at
-// least as strong as x86's own.
+/// UML's barriers: `mb()`, `rmb()` and `wmb()` of arch/x86/um/asm/barrier.h:21-23 under
+/// include/asm-generic/barrier.h's `smp_*()` (6.12 and 7.2: 85-93, 131-155).
 #[cfg(CONFIG_UML)]
-unsafe impl Contract for Arch {
-    type I8 = I8;
-    type I16 = I16;
-    type I32 = I32;
-    type I64 = I64;
+mod fences {
+    use core::arch::asm;
 
-    /// As on x86: the acquire loads and release stores are volatile accesses, with asm-generic's
-    /// fence (include/asm-generic/barrier.h, 6.12: 139-155, 194-208).
-    const ACQUIRE_RELEASE_VOLATILE: bool = true;
+    /// What the samples report.
+    pub(super) const IMPLEMENTATION: &str = "UML on x86_64: x86 instructions, UML's fences";
 
     /// UML's `mb()`, `mfence` (arch/x86/um/asm/barrier.h:21), which asm-generic's `__smp_mb()`
-    /// is. With asm-generic's defaults, it is also `smp_mb__{before,after}_atomic()`.
+    /// is.
     #[inline(always)]
-    fn smp_mb() {
+    pub(super) fn smp_mb() {
         // SAFETY: A fence has no effect but ordering, and writes no flags.
         unsafe { asm!("mfence", options(nostack, preserves_flags)) };
     }
@@ -149,7 +189,7 @@ unsafe impl Contract for Arch {
     /// UML's `rmb()`, `lfence` (arch/x86/um/asm/barrier.h:22), which asm-generic's
     /// `__smp_rmb()` is.
     #[inline(always)]
-    fn smp_rmb() {
+    pub(super) fn smp_rmb() {
         // SAFETY: A fence has no effect but ordering, and writes no flags.
         unsafe { asm!("lfence", options(nostack, preserves_flags)) };
     }
@@ -157,32 +197,35 @@ unsafe impl Contract for Arch {
     /// UML's `wmb()`, `sfence` (arch/x86/um/asm/barrier.h:23), which asm-generic's
     /// `__smp_wmb()` is.
     #[inline(always)]
-    fn smp_wmb() {
+    pub(super) fn smp_wmb() {
         // SAFETY: A fence has no effect but ordering, and writes no flags.
         unsafe { asm!("sfence", options(nostack, preserves_flags)) };
     }
 
-    fn implementation() -> &'static str {
-        "UML on x86_64: x86 instructions, UML's fences"
+    /// asm-generic's `__smp_mb__before_atomic()`: `__smp_mb()` (barrier.h:131).
+    #[inline(always)]
+    // The C name, so that it is found where C uses it.
+    #[allow(non_snake_case)]
+    pub(super) fn smp_mb__before_atomic() {
+        smp_mb();
     }
-}
 
-/// The fence of `smp_load_acquire()` (after the load) and `smp_store_release()` (before the
-/// store): a compiler barrier on x86, whose loads and stores are ordered so
-/// (arch/x86/include/asm/barrier.h:59-72).
-#[cfg(not(CONFIG_UML))]
-#[inline(always)]
-fn acquire_release_fence() {
-    barrier();
-}
+    /// asm-generic's `__smp_mb__after_atomic()`: `__smp_mb()` (barrier.h:135).
+    #[inline(always)]
+    // The C name, so that it is found where C uses it.
+    #[allow(non_snake_case)]
+    pub(super) fn smp_mb__after_atomic() {
+        smp_mb();
+    }
 
-/// The fence of `smp_load_acquire()` and `smp_store_release()` on UML: asm-generic's
-/// `__smp_mb()` with `CONFIG_SMP`, `barrier()` without (include/asm-generic/barrier.h, 6.12:
-/// 139-155, 194-208), which is what [`super::smp_mb()`] is.
-#[cfg(CONFIG_UML)]
-#[inline(always)]
-fn acquire_release_fence() {
-    super::smp_mb();
+    /// The fence of `smp_load_acquire()` (after the load) and `smp_store_release()` (before the
+    /// store): asm-generic's `__smp_mb()` with `CONFIG_SMP`, `barrier()` without
+    /// (include/asm-generic/barrier.h: 139-155, 194-208), which is what
+    /// [`smp_mb()`](super::super::smp_mb) is.
+    #[inline(always)]
+    pub(super) fn acquire_release() {
+        super::super::smp_mb();
+    }
 }
 
 /// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it with
@@ -201,13 +244,13 @@ macro_rules! impl_load_store {
             unsafe fn read_acquire(p: *const Self::V) -> Self::V {
                 // SAFETY: The caller guarantees that `p` is valid and aligned.
                 let v = unsafe { p.read_volatile() };
-                acquire_release_fence();
+                fences::acquire_release();
                 v
             }
 
             #[inline(always)]
             unsafe fn set_release(p: *mut Self::V, v: Self::V) {
-                acquire_release_fence();
+                fences::acquire_release();
                 // SAFETY: The caller guarantees that `p` is valid and aligned.
                 unsafe { p.write_volatile(v) }
             }
