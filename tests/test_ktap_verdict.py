@@ -115,6 +115,32 @@ class VerdictTest(unittest.TestCase):
         self.assertIn('FAIL t: no kernel crash signature', out)
         self.assertNotIn('stop-CPU', out)
 
+    # The same warning, its trace cut off by the restart (seen on 6.12's grafted kernel).
+    STOP_CPU_CUT = """\
+[    1.821849] WARNING: CPU: 2 PID: 0 at kernel/smp.c:661 smp_call_function_single+0xc4/0x128
+[    1.822364] Modules linked in:
+[    1.822632] CPU: 2 UID: 0 PID: 0 Comm: swapper/2 Tainted: G                 N 6.12.118 #2
+[    1.823000] pc 9000000000295d40 ra 9000000000272cf0 tp 9000000008100000 sp 9000000008063de0
+"""
+
+    def test_stop_cpu_warning_cut_off_by_the_restart_is_a_note(self):
+        rc, out, _ = run(GOOD + self.STOP_CPU_CUT)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("NOTE t: after the plan, at restart: the kernel's LoongArch stop-CPU", out)
+
+    def test_cut_off_warning_of_another_site_fails(self):
+        other = self.STOP_CPU_CUT.replace('kernel/smp.c:661 smp_call_function_single',
+                                          'kernel/kthread.c:1 kthread_stop')
+        rc, out, _ = run(GOOD + other)
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: no kernel crash signature', out)
+
+    def test_crash_after_a_cut_off_stop_cpu_warning_fails(self):
+        later = '[    1.900000] Kernel panic - not syncing: Fatal exception\n'
+        rc, out, _ = run(GOOD + self.STOP_CPU_CUT + later)
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: no kernel crash signature', out)
+
     def test_second_warning_after_the_stop_cpu_one_fails(self):
         later = '[   24.000000] BUG: unable to handle page fault for address: 0000000000000008\n'
         rc, out, _ = run(GOOD + self.STOP_CPU_SPLAT + later)
