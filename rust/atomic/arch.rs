@@ -46,6 +46,16 @@ mod imp;
 #[path = "arch/loongarch64.rs"]
 mod imp;
 
+// s390x where C's atomics are the z196 interlocked-access ones (the kernel's default -march;
+// a z10 kernel's are `cs` loops: arch/s390/include/asm/atomic_ops.h:61-171).
+#[cfg(all(
+    CONFIG_S390,
+    CONFIG_HAVE_MARCH_Z196_FEATURES,
+    not(rust_atomic_fallback)
+))]
+#[path = "arch/s390x.rs"]
+mod imp;
+
 // 32-bit ARM where C's code is ARMv7's (`__LINUX_ARM_ARCH__` 7: arch/arm/Makefile:77-85).
 #[cfg(all(
     CONFIG_ARM,
@@ -65,6 +75,7 @@ mod imp;
         CONFIG_ARM64,
         all(CONFIG_RISCV, CONFIG_64BIT),
         all(CONFIG_LOONGARCH, CONFIG_64BIT),
+        all(CONFIG_S390, CONFIG_HAVE_MARCH_Z196_FEATURES),
         all(CONFIG_ARM, CONFIG_CPU_32v7, not(CONFIG_CPU_32v6))
     ))
 ))]

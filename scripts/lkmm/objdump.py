@@ -48,13 +48,24 @@ def run(*cmd):
 # rustc's target, and so the Rust object's attributes, are ARMv6 (llvm-objdump then prints
 # `<unknown>` for a `dmb`).
 EXTRA_ARGS = {243: ['--mattr=+experimental-zacas,+zabha'],
-              40: ['--triple=armv7a-linux-gnueabi', '--mattr=+mp']}
+              40: ['--triple=armv7a-linux-gnueabi', '--mattr=+mp'],
+              # s390x: the z196 instructions (the interlocked-access facility's `laa` and
+              # friends) of the kernel's default -march=z196, which llvm-objdump's default CPU
+              # (z900) prints as `<unknown>`.
+              22: ['--mcpu=z196']}
+
+
+def elf_byte_order(ident):
+    """The `struct` byte order of an ELF file from its first bytes (EI_DATA: 2 is big endian,
+    s390x's)."""
+    return '>' if ident[5] == 2 else '<'
 
 
 def elf_machine(path):
-    """The ELF e_machine of the (little-endian) object at `path`."""
+    """The ELF e_machine of the object at `path`."""
     with open(path, 'rb') as f:
-        machine, = struct.unpack('<H', f.read(20)[18:20])
+        head = f.read(20)
+    machine, = struct.unpack(elf_byte_order(head) + 'H', head[18:20])
     return machine
 
 
@@ -68,20 +79,31 @@ def disassemble_args(path):
 # them as the others print them (`0x<address> <symbol>`), which TARGET reads.
 RELATIVE_BRANCH_TARGETS = {258}
 RELATIVE_TARGET = re.compile(r'(^|, )(-?\d+) (<[^>]*>)$')
+# The ELF machines whose branch targets llvm-objdump prints as a bare address (s390x, 22:
+# `jl 0x10`); Object adds an empty symbol (`0x10 <>`), which TARGET reads. A branch relocated
+# against a symbol (`jg`, `jglh`, `brasl` of another function: R_390_PLT32DBL) becomes
+# `call.reloc <symbol>`, which scripts/lkmm/s390x.py's is_call() knows: unrelocated, its
+# target is the branch itself. (R_390_PC32DBL also relocates a `larl` or `strl`, which stay.)
+BARE_BRANCH_TARGETS = {22}
+BARE_TARGET = re.compile(r'(^|, )(0x[0-9a-f]+)$')
+RELOCATED_BRANCHES = {'R_390_PLT32DBL', 'R_390_PC32DBL', 'R_390_PLT16DBL', 'R_390_PC16DBL'}
+RELOCATED_BRANCH_MNEMONIC = re.compile(r'^(j|bras|brc)')
 
 
 def elf_section(path, name):
-    """The bytes of section `name` of a little-endian ELF file (ELF32 or ELF64), or None."""
+    """The bytes of section `name` of an ELF file (ELF32 or ELF64, either byte order), or
+    None."""
     with open(path, 'rb') as f:
         data = f.read()
+    bo = elf_byte_order(data)
     if data[4] == 1:  # ELFCLASS32
-        shoff, = struct.unpack_from('<I', data, 0x20)
-        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x2e)
-        layout = '<IIIIIIIIII'
+        shoff, = struct.unpack_from(bo + 'I', data, 0x20)
+        shentsize, shnum, shstrndx = struct.unpack_from(bo + 'HHH', data, 0x2e)
+        layout = bo + 'IIIIIIIIII'
     else:
-        shoff, = struct.unpack_from('<Q', data, 0x28)
-        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
-        layout = '<IIQQQQIIQQ'
+        shoff, = struct.unpack_from(bo + 'Q', data, 0x28)
+        shentsize, shnum, shstrndx = struct.unpack_from(bo + 'HHH', data, 0x3a)
+        layout = bo + 'IIQQQQIIQQ'
 
     def header(i):
         # sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size, ... (the same order in both)
@@ -101,6 +123,13 @@ def elf_section(path, name):
 TEXT_ALIASES = {'.ltext': '.text'}
 
 
+# The ELF machines whose `.altinstructions` entries are not read: s390's (22; 13-byte entries,
+# C's `struct alt_instr`, arch/s390/include/asm/alternative.h:60-72), whose only one here is
+# `smp_mb()`'s `bcr 15,0`, which every CPU that boots a z196 kernel patches to `bcr 14,0`, in C
+# and Rust alike: both serialize, and scripts/lkmm/s390x.py gives them one ordering class.
+UNREAD_ALTERNATIVES = {22}
+
+
 class Object:
     """The `.text` instructions, function symbols and alternative sites of one object."""
 
@@ -111,6 +140,7 @@ class Object:
         pending_lock = None
         last = None
         relative = elf_machine(path) in RELATIVE_BRANCH_TARGETS
+        bare = elf_machine(path) in BARE_BRANCH_TARGETS
         for line in run(f'{LLVM}/llvm-objdump', '-d', '-r', '--no-show-raw-insn',
                         *disassemble_args(path), path).splitlines():
             if line.startswith('Disassembly of section '):
@@ -124,6 +154,9 @@ class Object:
                     mnem = self.insns[last][0]
                     if (mnem, r.group(3)) in RELOCATED:
                         self.insns[last] = [RELOCATED[(mnem, r.group(3))], '']
+                    elif r.group(2) in RELOCATED_BRANCHES and \
+                            RELOCATED_BRANCH_MNEMONIC.match(mnem):
+                        self.insns[last] = ['call.reloc', f'<{r.group(3)}>']
                 continue
             m = INSN.match(line)
             if not m or section not in ('.text', '.altinstr_replacement'):
@@ -132,6 +165,8 @@ class Object:
             if relative:
                 ops = RELATIVE_TARGET.sub(
                     lambda t: f'{t.group(1)}{addr + int(t.group(2)):#x} {t.group(3)}', ops)
+            if bare:
+                ops = BARE_TARGET.sub(lambda t: f'{t.group(1)}{t.group(2)} <>', ops)
             if mnem == 'lock' and not ops:
                 pending_lock = addr
                 continue
@@ -160,7 +195,7 @@ class Object:
         if riscv:
             return self.read_riscv_alternatives(path, riscv)
         raw = elf_section(path, '.altinstructions')
-        if not raw:
+        if not raw or elf_machine(path) in UNREAD_ALTERNATIVES:
             return {}
         relocs = {}
         in_alt = False
