@@ -22,8 +22,9 @@
 //!   `atomic_{inc,dec}_and_test()` are `alsi`/`algsi` of ±1 with `bcr 14,0`, and
 //!   `atomic_sub_and_test()` is `laal`/`laalg` of the negation with `bcr 14,0`, each tested on
 //!   the condition code: zero result is condition code 0 or 2 (`__ATOMIC_CONST_TEST_OP()`,
-//!   `__ATOMIC_TEST_OP()`, atomic_ops.h:175-219; atomic.h:60-76). The condition code is a branch
-//!   here (`asm!` label operands), as C's flag outputs make it one.
+//!   `__ATOMIC_TEST_OP()`, atomic_ops.h:175-219; atomic.h:60-76). C reads it with flag outputs
+//!   (`"=@cc"`), which `asm!` lacks: the block ends with `ipm`, which puts it in a register,
+//!   as C's compiler does to make a `bool` of it. `try_cmpxchg()` reads `cs`'s the same way.
 //! - Exchange of 32 and 64 bits is C's `READ_ONCE()` and a loop around `cs`/`csg` (`__arch_xchg4()`,
 //!   `__arch_xchg8()`, cmpxchg.h:213-226), compare-and-exchange a single `cs`/`csg` (cmpxchg.h:18-36),
 //!   for every ordering (C defines `arch_xchg()` and `arch_cmpxchg()` only). The 8- and 16-bit
@@ -226,7 +227,8 @@ macro_rules! la {
                 $barrier,
                 p = in(reg_addr) $p,
                 v = in(reg) $v,
-                old = out(reg) old,
+                // `lateout`, as C's `"=d"`: the old value may take an input's register.
+                old = lateout(reg) old,
                 options(nostack),
             )
         };
@@ -250,23 +252,71 @@ macro_rules! add_const {
     };
 }
 
+/// The instructions that put in `cc` (a register of its own) the condition code, in bits 28-29
+/// (`ipm`), inverted (`xilf`): [`cc_to_bool()`] then takes bit 28, set if the condition code was
+/// 0 or 2 (of an add logical, `alsi`, `laal`: a zero result; of `cs`, which sets 0 or 1:
+/// swapped). C reads the condition code with flag outputs (`"=@cc"`) and returns
+/// `cc == 0 || cc == 2` (atomic_ops.h:187), which its compiler makes `ipm`, `xilf` and a
+/// `risbgz` of that bit; `asm!` has no flag outputs, so the block ends with the first two, and
+/// the compiler makes the third of [`cc_to_bool()`].
+macro_rules! cc_zero_or_two {
+    () => {
+        "ipm {cc}\nxilf {cc}, 0xffffffff"
+    };
+}
+
+/// Whether the condition code that [`cc_zero_or_two!`] put in `cc` was 0 or 2.
+#[inline(always)]
+fn cc_to_bool(cc: u64) -> bool {
+    // A shift and a mask, which the compiler makes one `risbgz`, and no comparison, which it
+    // would make a test and another `ipm`.
+    let bit = ((cc >> 28) & 1) as u8;
+    // SAFETY: `bit` is 0 or 1, the two valid representations of `bool`, which has the size of
+    // `u8`.
+    unsafe { core::mem::transmute::<u8, bool>(bit) }
+}
+
 /// C's `__ATOMIC_CONST_TEST_OP()` with its barrier (atomic_ops.h:200-216): the logical
 /// storage-immediate add `$insn` (`alsi`, `algsi`) of `$imm` at `$p` and `bcr 14,0`; evaluates to
-/// whether the result is zero, condition code 0 or 2 (branch mask 0b1010).
+/// whether the result is zero.
 macro_rules! add_const_and_test {
     ($insn:literal, $p:expr, $imm:literal) => {{
-        // The instruction accesses exactly the integer at `$p`; the branch only leaves the block.
+        let cc: u64;
+        // The instruction accesses exactly the integer at `$p`.
         // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
         unsafe {
             asm!(
                 concat!($insn, " 0({p}), ", $imm, "\nbcr 14,0"),
-                "brc 10, {zero}",
+                cc_zero_or_two!(),
                 p = in(reg_addr) $p,
-                zero = label { return true; },
+                cc = lateout(reg) cc,
                 options(nostack),
             )
         };
-        false
+        cc_to_bool(cc)
+    }};
+}
+
+/// C's `__ATOMIC_TEST_OP()` with its barrier (atomic_ops.h:175-192): the interlocked add logical
+/// `$insn` (`laal`, `laalg`) of `$v` at `$p` and `bcr 14,0`; evaluates to whether the result is
+/// zero.
+macro_rules! add_and_test {
+    ($t:ty, $insn:expr, $p:expr, $v:expr) => {{
+        let cc: u64;
+        // The instruction accesses exactly the integer at `$p`.
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
+        unsafe {
+            asm!(
+                concat!($insn, " {tmp}, {v}, 0({p})\nbcr 14,0"),
+                cc_zero_or_two!(),
+                p = in(reg_addr) $p,
+                v = in(reg) $v,
+                tmp = lateout(reg) _,
+                cc = lateout(reg) cc,
+                options(nostack),
+            )
+        };
+        cc_to_bool(cc)
     }};
 }
 
@@ -327,6 +377,33 @@ macro_rules! impl_exchange {
                 _order: Order,
             ) -> Self::V {
                 cs!($t, $cs, p, old, new)
+            }
+
+            /// C's `arch_try_cmpxchg()` (cmpxchg.h:110-151): one `cs`/`csg`, whose condition
+            /// code (0: swapped) is the result; `*old` gets the value found (on success, the
+            /// same value).
+            #[inline(always)]
+            unsafe fn try_cmpxchg(
+                p: *mut Self::V,
+                old: &mut Self::V,
+                new: Self::V,
+                _order: Order,
+            ) -> bool {
+                let cc: u64;
+                // The instruction accesses exactly the integer at `p`.
+                // SAFETY: The caller guarantees `p` valid, aligned, atomic.
+                unsafe {
+                    asm!(
+                        concat!($cs, " {found}, {new}, 0({p})"),
+                        cc_zero_or_two!(),
+                        p = in(reg_addr) p,
+                        new = in(reg) new,
+                        found = inout(reg) *old,
+                        cc = out(reg) cc,
+                        options(nostack),
+                    )
+                };
+                cc_to_bool(cc)
             }
         }
     };
@@ -407,11 +484,46 @@ macro_rules! impl_exchange_word {
 impl_exchange_word!(I8: i8 as u8);
 impl_exchange_word!(I16: i16 as u16);
 
+/// C's generic `try_cmpxchg()` loops (include/linux/atomic/atomic-arch-fallback.h: the
+/// `*_unless*`, `inc_not_zero` and `dec_if_positive` fallbacks, which s390 does not define) as
+/// its compiler makes them of s390's `arch_try_cmpxchg()`: `$l` (`l`, `lg`) of the value into
+/// `c`, then the lines `$body`, which leave the loop at `1:` or compute the new value into `n`,
+/// then `$cs` (`cs`, `csg`) of `c` by `n`, retried while it does not swap (condition code 1, `c`
+/// then holds the value found). `asm!` cannot branch on a condition code that a Rust loop around
+/// [`Exchange::try_cmpxchg`] would have to read out of the block (C's flag outputs; see
+/// [`cc_zero_or_two!`]): so the loop is in the block, with nothing in it but C's instructions.
+/// Evaluates to `(c, n)`: the last value read, and the last value computed.
+macro_rules! cs_loop {
+    ($t:ty, $l:literal, $cs:literal, $p:expr, [$($body:expr),+] $(, $name:ident = in(reg) $v:expr)*) => {{
+        let (c, n): ($t, $t);
+        // The loop accesses exactly the integer at `$p`; `c` and `n` are written while the
+        // inputs are still needed (`out`, not `lateout`).
+        // SAFETY: The enclosing function's caller guarantees `$p` valid, aligned, atomic.
+        unsafe {
+            asm!(
+                concat!($l, " {c}, 0({p})"),
+                "0:",
+                $($body,)+
+                concat!($cs, " {c}, {n}, 0({p})"),
+                "jl 0b",
+                "1:",
+                p = in(reg_addr) $p,
+                $($name = in(reg) $v,)*
+                c = out(reg) c,
+                n = out(reg) n,
+                options(nostack),
+            )
+        };
+        (c, n)
+    }};
+}
+
 /// Implements [`Primitive`] for marker `$m` of type `$t` with the interlocked-access instructions
 /// of suffix `$g` (`""`, `"g"`) and C's constant forms `$asi` (`asi`, `agsi`) and `$alsi`
 /// (`alsi`, `algsi`).
 macro_rules! impl_primitive {
-    ($m:ident: $t:ty, $g:literal, $asi:literal, $alsi:literal) => {
+    ($m:ident: $t:ty, $g:literal, $asi:literal, $alsi:literal, $l:literal, $cs:literal,
+     $cr:literal, $ark:literal, $cij:literal, $ahik:literal) => {
         // SAFETY: Every operation is C's interlocked-access instruction, with `bcr 14,0` where
         // C has it (see the module docs).
         unsafe impl Primitive for $m {
@@ -440,10 +552,7 @@ macro_rules! impl_primitive {
             /// condition code says whether the result is zero (0 or 2).
             #[inline(always)]
             unsafe fn sub_and_test(p: *mut Self::V, v: Self::V) -> bool {
-                // The sum is zero exactly when the old value is `v`; with the condition code
-                // not an `asm!` output, that comparison is how Rust reads it (see the codegen
-                // table for what it costs against C).
-                la!($t, p, "bcr 14,0", concat!("laal", $g), v.wrapping_neg()) == v
+                add_and_test!($t, concat!("laal", $g), p, v.wrapping_neg())
             }
 
             /// C's `atomic_dec_and_test()`: `alsi -1; bcr 14,0`, tested on the condition code.
@@ -457,9 +566,63 @@ macro_rules! impl_primitive {
             unsafe fn inc_and_test(p: *mut Self::V) -> bool {
                 add_const_and_test!($alsi, p, "1")
             }
+
+            /// C's generic `atomic_fetch_add_unless()`: adds `a` unless the value is `u`.
+            #[inline(always)]
+            unsafe fn fetch_add_unless(p: *mut Self::V, a: Self::V, u: Self::V) -> Self::V {
+                let (c, _) = cs_loop!($t, $l, $cs, p, [
+                    concat!($cr, " {c}, {u}"),
+                    "je 1f",
+                    concat!($ark, " {n}, {c}, {a}")
+                ], a = in(reg) a, u = in(reg) u);
+                c
+            }
+
+            /// C's generic `atomic_inc_not_zero()`, `atomic_add_unless(v, 1, 0)`, with the
+            /// constants as C's compiler has them (immediates).
+            #[inline(always)]
+            unsafe fn inc_not_zero(p: *mut Self::V) -> bool {
+                let (c, _) = cs_loop!($t, $l, $cs, p, [
+                    concat!($cij, "e {c}, 0, 1f"),
+                    concat!($ahik, " {n}, {c}, 1")
+                ]);
+                c != 0
+            }
+
+            /// C's generic `atomic_inc_unless_negative()`.
+            #[inline(always)]
+            unsafe fn inc_unless_negative(p: *mut Self::V) -> bool {
+                let (c, _) = cs_loop!($t, $l, $cs, p, [
+                    concat!($cij, "l {c}, 0, 1f"),
+                    concat!($ahik, " {n}, {c}, 1")
+                ]);
+                c >= 0
+            }
+
+            /// C's generic `atomic_dec_unless_positive()`.
+            #[inline(always)]
+            unsafe fn dec_unless_positive(p: *mut Self::V) -> bool {
+                let (c, _) = cs_loop!($t, $l, $cs, p, [
+                    concat!($cij, "h {c}, 0, 1f"),
+                    concat!($ahik, " {n}, {c}, -1")
+                ]);
+                c <= 0
+            }
+
+            /// C's generic `atomic_dec_if_positive()`: the value minus one, wrapping (`ahik`
+            /// sets condition code 1, "low", for a negative result, and 3 for an overflow, which
+            /// C's wrapped `dec < 0` does not count as negative either).
+            #[inline(always)]
+            unsafe fn dec_if_positive(p: *mut Self::V) -> Self::V {
+                let (_, n) = cs_loop!($t, $l, $cs, p, [
+                    concat!($ahik, " {n}, {c}, -1"),
+                    "jl 1f"
+                ]);
+                n
+            }
         }
     };
 }
 
-impl_primitive!(I32: i32, "", "asi", "alsi");
-impl_primitive!(I64: i64, "g", "agsi", "algsi");
+impl_primitive!(I32: i32, "", "asi", "alsi", "l", "cs", "cr", "ark", "cij", "ahik");
+impl_primitive!(I64: i64, "g", "agsi", "algsi", "lg", "csg", "cgr", "agrk", "cgij", "aghik");
