@@ -66,15 +66,21 @@ unsafe impl<A: LoadStore> LoadStore for Mutant<A> {
 /// `nonatomic_xchg`): a few spin-loop hints, so that two CPUs overlap inside it often enough for
 /// the tests to see the lost update or the lock taken twice even on a loaded host or under TCG,
 /// where the bare load and store, one instruction apart, rarely overlap. What the tests must
-/// catch is the missing atomicity, not a lucky interleaving.
+/// catch is the missing atomicity, not a lucky interleaving. Each round also stores to and loads
+/// from a local, volatile, so that the window is never empty: on s390x `spin_loop()` emits no
+/// instruction, and a loop of nothing but it is compiled away.
 #[cfg(any(
     rust_atomic_mutant = "nonatomic_rmw",
     rust_atomic_mutant = "nonatomic_xchg"
 ))]
 #[inline(always)]
 fn nonatomic_window() {
+    let mut rounds = 0u32;
     for _ in 0..8 {
         core::hint::spin_loop();
+        let p = core::ptr::addr_of_mut!(rounds);
+        // SAFETY: `p` points to a local of this function, which nothing else accesses.
+        unsafe { p.write_volatile(p.read_volatile() + 1) };
     }
 }
 

@@ -267,6 +267,8 @@ macro_rules! cc_zero_or_two {
 
 /// Whether the condition code that [`cc_zero_or_two!`] put in `cc` was 0 or 2.
 #[inline(always)]
+// `bit != 0`, which clippy proposes, is the test and second `ipm` this function exists to avoid.
+#[allow(clippy::transmute_int_to_bool)]
 fn cc_to_bool(cc: u64) -> bool {
     // A shift and a mask, which the compiler makes one `risbgz`, and no comparison, which it
     // would make a test and another `ipm`.
