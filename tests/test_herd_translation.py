@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 import unittest
+import unittest.mock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'scripts'))
@@ -418,6 +419,66 @@ class ParseAndRenderTest(unittest.TestCase):
         regs = archtest.register_map(test, archtest.X86_64)
         self.assertEqual(archtest.condition(prop, regs), '(0:rsi=x /\\ ~(y=0))')
         self.assertEqual(archtest.register_map(test, archtest.AARCH64)['0:r0'], '0:X0')
+
+
+
+class HerdCache(unittest.TestCase):
+    """herd7's output is reused only for the same inputs: a change of the test, the options,
+    the binary, the model library or the run directory must miss (scripts/lkmm/herd.py)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        d = self.tmp.name
+        self.files = {}
+        for name, text in (('herd7', 'binary'), ('lib/x86.cat', 'model'),
+                           ('test.litmus', 'test'), ('run/linux-kernel.cfg', 'cfg')):
+            path = os.path.join(d, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, 'w', encoding='utf-8') as f:
+                f.write(text)
+            self.files[name] = path
+        herd._tree_digest.cache_clear()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+        herd._tree_digest.cache_clear()
+
+    def key(self, options=('-model', 'x86.cat')):
+        herd._tree_digest.cache_clear()
+        f = self.files
+        return herd.cache_key(f['herd7'], os.path.dirname(f['lib/x86.cat']), options,
+                              f['test.litmus'], os.path.dirname(f['run/linux-kernel.cfg']))
+
+    def test_same_inputs_same_key(self):
+        self.assertEqual(self.key(), self.key())
+
+    def test_every_input_changes_the_key(self):
+        base = self.key()
+        self.assertNotEqual(base, self.key(options=('-model', 'x86.cat', '-unroll', '0')))
+        for name in self.files:
+            with self.subTest(changed=name):
+                with open(self.files[name], 'a', encoding='utf-8') as f:
+                    f.write(' changed')
+                self.assertNotEqual(base, self.key())
+                base = self.key()
+
+    @unittest.skipUnless(HAVE_HERD, 'herd7 is not built (scripts/setup)')
+    def test_reused_output_is_the_same(self):
+        test = os.path.join(self.tmp.name, 'SB.litmus')
+        with open(test, 'w', encoding='utf-8') as f:
+            f.write('X86_64 SB\n{\n int x=0;\n int y=0;\n 0:rdi=x; 0:rsi=y;\n'
+                    ' 1:rdi=x; 1:rsi=y;\n}\n'
+                    ' P0              | P1              ;\n'
+                    ' movl $1,(%rdi)  | movl $1,(%rsi)  ;\n'
+                    ' movl (%rsi),%eax | movl (%rdi),%eax ;\n'
+                    'exists (0:rax=0 /\\ 1:rax=0)\n')
+        with unittest.mock.patch.object(herd, 'CACHE', os.path.join(self.tmp.name, 'cache')):
+            first = herd.run(test, ['-model', 'x86tso-mixed.cat'], 60)
+            second = herd.run(test, ['-model', 'x86tso-mixed.cat'], 60)
+        self.assertFalse(first.reused)
+        self.assertTrue(second.reused)
+        self.assertEqual(first.states, second.states)
+        self.assertEqual(first.verdict, second.verdict)
 
 
 if __name__ == '__main__':

@@ -19,6 +19,9 @@ and its warnings on stderr (`Warning: File "...": unrolling limit exceeded at L1
 outcomes may be missing.`).
 """
 
+import functools
+import hashlib
+import json
 import os
 import re
 import subprocess
@@ -46,6 +49,7 @@ class Result:
     flags: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
     seconds: float = 0.0
+    reused: bool = False        # herd7's output for the same inputs, from the cache (run())
 
     @property
     def unrolled(self):
@@ -108,22 +112,82 @@ def parse(text, stderr=''):
     return Result(states, verdict, positive, negative, flags, warnings)
 
 
+# herd7's output for the same inputs: a file per run, keyed by everything herd7 reads (below),
+# in the cache directory that scripts/lib.sh names (CACHE_DIR), so that a second check of
+# unchanged machine code does not enumerate the same executions again. herd7 is deterministic:
+# the same binary, models, options and test give the same output. HERD7_NO_CACHE=1 runs every
+# test afresh.
+CACHE = os.path.join(os.environ.get('RUST_LKMM_CACHE') or os.path.join(
+    os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'rust-lkmm-atomics'),
+    'herd7-runs')
+
+
+@functools.lru_cache(maxsize=None)
+def _tree_digest(root, recursive):
+    """A digest of the names and contents of the files under `root` (or in it only)."""
+    h = hashlib.sha256()
+    for d, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            p = os.path.join(d, name)
+            if os.path.isfile(p):
+                h.update(os.path.relpath(p, root).encode() + b'\0')
+                with open(p, 'rb') as f:
+                    h.update(hashlib.sha256(f.read()).digest())
+        if not recursive:
+            break
+    return h.hexdigest()
+
+
+def _file_digest(path):
+    with open(path, 'rb') as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def cache_key(binary, libdir, options, path, cwd):
+    """What herd7's output depends on: its binary, its model library, the options, the test,
+    and the files of the directory it runs in (the LKMM's linux-kernel.cfg and the models it
+    names)."""
+    h = hashlib.sha256()
+    for part in (_file_digest(binary), _tree_digest(libdir, True), json.dumps(list(options)),
+                 _file_digest(path), _tree_digest(cwd, False) if cwd else ''):
+        h.update(part.encode() + b'\0')
+    return h.hexdigest()
+
+
 def run(path, options, timeout, cwd=None):
-    """herd7 OPTIONS PATH; the Result, or HerdError with what herd7 said."""
+    """herd7 OPTIONS PATH; the Result, or HerdError with what herd7 said. The output of a run
+    with the same inputs is reused (CACHE); a failed or timed-out run is never stored."""
     binary, libdir = install()
     cmd = [binary, '-I', libdir] + list(options) + [path]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd,
-                              check=False)
-    except subprocess.TimeoutExpired as e:
-        raise Timeout(f'herd7 took more than {timeout} s') from e
-    except OSError as e:
-        raise HerdError(f'cannot run {binary}: {e}') from e
-    errors = [w for w in proc.stderr.splitlines() if 'User error' in w or 'Error' in w]
-    if proc.returncode != 0 or errors:
-        raise HerdError((errors[0] if errors else proc.stderr.strip() or
-                         f'exit status {proc.returncode}').replace(path, os.path.basename(path)))
-    result = parse(proc.stdout, proc.stderr)
-    m = re.search(r'^Time \S+ ([0-9.]+)', proc.stdout, re.M)
+    use_cache = os.environ.get('HERD7_NO_CACHE') != '1'
+    key = cache_key(binary, libdir, options, path, cwd) if use_cache else None
+    stored = os.path.join(CACHE, key[:2], key + '.json') if key else None
+    if stored and os.path.isfile(stored):
+        with open(stored, encoding='utf-8') as f:
+            out = json.load(f)
+        result = parse(out['stdout'], out['stderr'])
+        result.reused = True
+    else:
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                                  cwd=cwd, check=False)
+        except subprocess.TimeoutExpired as e:
+            raise Timeout(f'herd7 took more than {timeout} s') from e
+        except OSError as e:
+            raise HerdError(f'cannot run {binary}: {e}') from e
+        errors = [w for w in proc.stderr.splitlines() if 'User error' in w or 'Error' in w]
+        if proc.returncode != 0 or errors:
+            raise HerdError((errors[0] if errors else proc.stderr.strip() or
+                             f'exit status {proc.returncode}').replace(path, os.path.basename(path)))
+        result = parse(proc.stdout, proc.stderr)
+        out = {'stdout': proc.stdout, 'stderr': proc.stderr}
+        if stored:
+            os.makedirs(os.path.dirname(stored), exist_ok=True)
+            tmp = f'{stored}.{os.getpid()}.tmp'
+            with open(tmp, 'w', encoding='utf-8') as f:
+                json.dump(out, f)
+            os.replace(tmp, stored)
+    m = re.search(r'^Time \S+ ([0-9.]+)', out['stdout'], re.M)
     result.seconds = float(m.group(1)) if m else 0.0
     return result
