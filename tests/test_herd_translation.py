@@ -11,6 +11,7 @@ the test renderer on their own.
 import os
 import sys
 import tempfile
+import time
 import unittest
 import unittest.mock
 
@@ -479,6 +480,35 @@ class HerdCache(unittest.TestCase):
         self.assertTrue(second.reused)
         self.assertEqual(first.states, second.states)
         self.assertEqual(first.verdict, second.verdict)
+
+    def fake_herd7(self, body):
+        """A stand-in herd7 (a shell script) that the cache runs (HERD7, HERD7_LIBDIR)."""
+        path = os.path.join(self.tmp.name, 'fake-herd7')
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(f'#!/bin/sh\n{body}\n')
+        os.chmod(path, 0o755)
+        return {'HERD7': path, 'HERD7_LIBDIR': os.path.dirname(self.files['lib/x86.cat'])}
+
+    def timed_run(self):
+        start = time.time()
+        with self.assertRaises(herd.Timeout):
+            herd.run(self.files['test.litmus'], [], 1)
+        return time.time() - start
+
+    def test_a_timeout_on_the_cpu_is_reused(self):
+        env = self.fake_herd7('while :; do :; done')
+        with unittest.mock.patch.dict(os.environ, env), \
+                unittest.mock.patch.object(herd, 'CACHE', os.path.join(self.tmp.name, 'cache')):
+            self.assertGreaterEqual(self.timed_run(), 1)
+            self.assertLess(self.timed_run(), 0.5)
+
+    def test_a_timeout_of_a_loaded_machine_is_not(self):
+        # Sleeping uses no CPU: as if the machine, not the test, had taken the time.
+        env = self.fake_herd7('exec sleep 5')
+        with unittest.mock.patch.dict(os.environ, env), \
+                unittest.mock.patch.object(herd, 'CACHE', os.path.join(self.tmp.name, 'cache')):
+            self.assertGreaterEqual(self.timed_run(), 1)
+            self.assertGreaterEqual(self.timed_run(), 1)
 
 
 if __name__ == '__main__':

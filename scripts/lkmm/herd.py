@@ -25,6 +25,7 @@ import json
 import os
 import re
 import subprocess
+import threading
 from dataclasses import dataclass, field
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -144,50 +145,81 @@ def _file_digest(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+@functools.lru_cache(maxsize=None)
+def _binary_digest(path, _mtime_ns, _size):
+    """herd7's binary's digest, computed once per process (and per version of the file)."""
+    return _file_digest(path)
+
+
 def cache_key(binary, libdir, options, path, cwd):
     """What herd7's output depends on: its binary, its model library, the options, the test,
     and the files of the directory it runs in (the LKMM's linux-kernel.cfg and the models it
     names)."""
     h = hashlib.sha256()
-    for part in (_file_digest(binary), _tree_digest(libdir, True), json.dumps(list(options)),
+    st = os.stat(binary)
+    for part in (_binary_digest(binary, st.st_mtime_ns, st.st_size), _tree_digest(libdir, True),
+                 json.dumps(list(options)),
                  _file_digest(path), _tree_digest(cwd, False) if cwd else ''):
         h.update(part.encode() + b'\0')
     return h.hexdigest()
 
 
+def _store(path, out):
+    """Writes `out` as JSON to `path`, whole or not at all."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f'{path}.{os.getpid()}.{threading.get_ident()}.tmp'
+    with open(tmp, 'w', encoding='utf-8') as f:
+        json.dump(out, f)
+    os.replace(tmp, path)
+
+
 def run(path, options, timeout, cwd=None):
     """herd7 OPTIONS PATH; the Result, or HerdError with what herd7 said. The output of a run
-    with the same inputs is reused (CACHE); a failed or timed-out run is never stored."""
+    with the same inputs is reused (CACHE); so is a timeout, if herd7 had used the whole time
+    budget on the CPU (not one that a loaded machine caused), for a budget no larger. A failed
+    run is never stored."""
     binary, libdir = install()
     cmd = [binary, '-I', libdir] + list(options) + [path]
     use_cache = os.environ.get('HERD7_NO_CACHE') != '1'
     key = cache_key(binary, libdir, options, path, cwd) if use_cache else None
     stored = os.path.join(CACHE, key[:2], key + '.json') if key else None
+    out = None
     if stored and os.path.isfile(stored):
         with open(stored, encoding='utf-8') as f:
             out = json.load(f)
+        if 'timeout' in out:
+            if timeout <= out['timeout']:
+                raise Timeout(f'herd7 took more than {timeout} s (on the CPU, when it ran these '
+                              'inputs)')
+            out = None
+    if out is not None:
         result = parse(out['stdout'], out['stderr'])
         result.reused = True
     else:
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                                  cwd=cwd, check=False)
-        except subprocess.TimeoutExpired as e:
-            raise Timeout(f'herd7 took more than {timeout} s') from e
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, cwd=cwd)
         except OSError as e:
             raise HerdError(f'cannot run {binary}: {e}') from e
-        errors = [w for w in proc.stderr.splitlines() if 'User error' in w or 'Error' in w]
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired as e:
+            proc.kill()
+            _, _, usage = os.wait4(proc.pid, 0)
+            proc.returncode = -9
+            proc.communicate()
+            cpu = usage.ru_utime + usage.ru_stime
+            if stored and cpu >= 0.9 * timeout:
+                _store(stored, {'timeout': timeout, 'cpu': cpu})
+            raise Timeout(f'herd7 took more than {timeout} s') from e
+        errors = [w for w in stderr.splitlines() if 'User error' in w or 'Error' in w]
         if proc.returncode != 0 or errors:
-            raise HerdError((errors[0] if errors else proc.stderr.strip() or
+            raise HerdError((errors[0] if errors else stderr.strip() or
                              f'exit status {proc.returncode}').replace(path, os.path.basename(path)))
-        result = parse(proc.stdout, proc.stderr)
-        out = {'stdout': proc.stdout, 'stderr': proc.stderr}
+        result = parse(stdout, stderr)
+        out = {'stdout': stdout, 'stderr': stderr}
         if stored:
-            os.makedirs(os.path.dirname(stored), exist_ok=True)
-            tmp = f'{stored}.{os.getpid()}.tmp'
-            with open(tmp, 'w', encoding='utf-8') as f:
-                json.dump(out, f)
-            os.replace(tmp, stored)
+            _store(stored, out)
     m = re.search(r'^Time \S+ ([0-9.]+)', out['stdout'], re.M)
     result.seconds = float(m.group(1)) if m else 0.0
     return result
