@@ -80,6 +80,24 @@ def run(arch, lines, variables, observe):
     return {k: v & 0xffffffff if isinstance(v, int) else v for k, v in states[0].items()}
 
 
+def run_threads(arch, threads, variables):
+    """Every final state (a dict) herd7 allows for `threads` (lists of lines, as in run()),
+    each thread's registers and the variables observed."""
+    test = {'name': 'T', 'path': 'T.litmus', 'vars': [],
+            'threads': [{'fn': f'f{k}', 'regs': {}} for k in range(len(threads))],
+            'quantifier': 'Exists', 'clause': {'op': 'const', 'value': True},
+            'locations': [], 'result': None}
+    for name, value in variables.items():
+        test['vars'].append({'name': name, 'kind': 'int', 'init': {'int': value}})
+    module, syntax, model = ARCHS[arch][:3]
+    code = [module.translate(thread(arch, lines), k) for k, lines in enumerate(threads)]
+    text = archtest.render(test, syntax, code, ['unit test'])
+    observe = [f'{k}:rax' for k in range(len(threads))] + list(variables)
+    text = text.replace('exists true', f'locations [{"; ".join(observe)};]\nexists true')
+    return [{k: v & 0xffffffff if isinstance(v, int) else v for k, v in dict(s).items()}
+            for s in herd_states(text, model)]
+
+
 def herd_states(text, model):
     """The final states herd7 allows for litmus test `text` under `model`."""
     with tempfile.TemporaryDirectory() as d:
@@ -111,6 +129,26 @@ class X86LoweringTest(unittest.TestCase):
     def test_lock_xadd_returns_the_old_value(self):
         s = self.x86(['movl $0x3, %eax', 'lock xaddl %eax, (%rdi)'], {'x': 5}, ['0:rax', 'x'])
         self.assertEqual((s['0:rax'], s['x']), (5, 8))
+
+    def test_xchg_is_atomic(self):
+        # Two exchanges of one variable: one reads the other's value, never both (the
+        # lowering is herd7's locked cmpxchg loop).
+        states = run_threads('x86_64', [['movl $0x1, %eax', 'xchgl %eax, (%rdi)'],
+                                        ['movl $0x2, %eax', 'xchgl %eax, (%rdi)']], {'x': 0})
+        pairs = {(s['0:rax'], s['1:rax']) for s in states}
+        self.assertEqual(pairs, {(0, 1), (2, 0)})
+
+    def test_herd7_reads_a_raw_xchg_as_no_atomic_operation(self):
+        # Why xchg is lowered: herd7 7.58 itself, on `xchgl` and on `lock xchgl`, allows each
+        # exchange to read the other's write (no rmw edge between its read and its write).
+        for prefix in ('', 'lock '):
+            text = ('X86_64 T\n{\n int x=0;\n 0:rdi=x; 1:rdi=x;\n 0:rax=1; 1:rax=2;\n}\n'
+                    f' P0 | P1 ;\n {prefix}xchgl %eax,(%rdi) | {prefix}xchgl %eax,(%rdi) ;\n'
+                    'exists (0:rax=2 /\\ 1:rax=1)\n')
+            pairs = {(dict(s)['0:rax'], dict(s)['1:rax'])
+                     for s in herd_states(text, 'x86tso-mixed.cat')}
+            with self.subTest(prefix=prefix):
+                self.assertIn((2, 1), pairs)
 
     def test_cmpxchg_success_and_failure_with_sete(self):
         ok = self.x86(['movl $0x5, %eax', 'movl $0x9, %ecx', 'lock cmpxchgl %ecx, (%rdi)',
@@ -497,7 +535,10 @@ class HerdCache(unittest.TestCase):
 
     def test_a_timeout_on_the_cpu_is_reused(self):
         env = self.fake_herd7('while :; do :; done')
+        # A low share: the spinning stand-in gets less than a whole CPU on a loaded machine
+        # (a test run beside other work); the sleeping one below gets none.
         with unittest.mock.patch.dict(os.environ, env), \
+                unittest.mock.patch.object(herd, 'TIMEOUT_CPU_SHARE', 0.2), \
                 unittest.mock.patch.object(herd, 'CACHE', os.path.join(self.tmp.name, 'cache')):
             self.assertGreaterEqual(self.timed_run(), 1)
             self.assertLess(self.timed_run(), 0.5)
@@ -506,6 +547,7 @@ class HerdCache(unittest.TestCase):
         # Sleeping uses no CPU: as if the machine, not the test, had taken the time.
         env = self.fake_herd7('exec sleep 5')
         with unittest.mock.patch.dict(os.environ, env), \
+                unittest.mock.patch.object(herd, 'TIMEOUT_CPU_SHARE', 0.2), \
                 unittest.mock.patch.object(herd, 'CACHE', os.path.join(self.tmp.name, 'cache')):
             self.assertGreaterEqual(self.timed_run(), 1)
             self.assertGreaterEqual(self.timed_run(), 1)

@@ -7,14 +7,15 @@ variables, and `nopl 0x68657202(%rax)`, where the first 8 of them hold its regis
 branch targets as labels.
 
 herd7's X86_64 front end (herdtools7 7.58) knows the memory instructions that matter here,
-`mov`, `xchg`, `lock cmpxchg`, `lock add`, `lock xor`, `lock inc`, `lock dec` and the
+`mov`, `lock cmpxchg`, `lock add`, `lock xor`, `lock inc`, `lock dec` and the
 fences, with the events x86-TSO (x86tso-mixed.cat) orders; it lacks most register
 arithmetic (`sub`, `neg`, `lea`, `movslq`, `setcc`, `test`, ...), `xadd`, `lock and`/`or`,
 and it derives the sign and carry flags unreliably (its `cmp` sets SF to "greater than";
-arithmetic sets ZF on the unmasked sum). So each instruction is lowered to herd7 code with the
+arithmetic sets ZF on the unmasked sum), and reads `xchg` with memory as no atomic operation
+(a read and a write with no `rmw` edge). So each instruction is lowered to herd7 code with the
 same memory events and the same register values:
 - every memory access stays one access of the same kind, size and address; a locked
-  read-modify-write stays a locked one: `lock xadd`, `lock and`/`or`/`sub` (and any locked
+  read-modify-write stays a locked one: `xchg`, `lock xadd`, `lock and`/`or`/`sub` (and any locked
   operation whose flags are used) become herd7's `lock cmpxchg` loop around a plain load, whose
   successful iteration is the same locked read-modify-write of the same value (x86-TSO orders
   a locked instruction the same whatever it computes); the plain load only feeds the
@@ -366,11 +367,12 @@ class Lowering:
 
     # Instructions.
 
-    def cas_loop(self, i, mem, width, compute, old_to=None):
+    def cas_loop(self, i, mem, width, compute, old_to=None, sets_flags=True):
         """A locked read-modify-write as herd7's `lock cmpxchg` loop: `compute(new)` emits
         the computation of the new value in register `new` from the old one (already in it);
         the old value goes to register `old_to` if given; the flags are those of the new
-        value."""
+        value, or, if not `sets_flags` (an `xchg`, which sets none), what they were."""
+        flags_before = self.flags
         sfx = self.suffix(width)
         save, new = self.scratch(2), self.scratch(3)
         loop = self.label()
@@ -389,7 +391,12 @@ class Lowering:
             self.emit(f'movq {self.name(save, 64)},%rax')
         if old_to is not None:
             self.zero_extend(old_to, width)
-        self.set_flags_result(i, new, width, logic=False)
+        if sets_flags:
+            self.set_flags_result(i, new, width, logic=False)
+        else:
+            # Kept in scratch registers 0 and 1 or, when the flag user is the very next
+            # instruction (then not this one), in its operands: the loop touches neither.
+            self.flags = flags_before
 
     def operand_value(self, op, width, into):
         """Copies an operand's value to register `into` (a scratch) at `width`."""
@@ -544,9 +551,18 @@ class Lowering:
             raise Unrepresentable(f'{where}: a locked instruction on the stack')
         addr = self.mem(m)
         if op == 'xchg':
+            # An `xchg` with memory is locked, prefix or not (Intel SDM Vol. 2D, XCHG), and
+            # herd7 7.58's X86_64 front end makes it (with `lock` too) a read and a write of
+            # the instruction with no `rmw` edge between them: x86tso-mixed.cat's atomicity
+            # axiom then never applies, and herd7 allows two exchanges to read each other's
+            # writes (tests/test_herd_translation.py shows both). So it is herd7's locked
+            # `cmpxchg` loop, as the other locked operations, storing the register's value.
             reg = [o for o in operands if o.reg][0].reg
-            self.emit(f'xchg{sfx} {self.name(reg, width)},{addr}')
-            self.zero_extend(reg, width)
+            value = self.scratch(4)
+            self.emit(f'mov{sfx} {self.name(reg, width)},{self.name(value, width)}')
+            self.cas_loop(i, addr, width,
+                          lambda new: self.emit(f'mov{sfx} {self.name(value, width)},{new}'),
+                          old_to=reg, sets_flags=False)
             return
         if not locked and op == 'xadd':
             # Not atomic: a plain read, then a plain write of the sum.
