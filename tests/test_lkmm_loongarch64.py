@@ -9,7 +9,6 @@ ordering classes of the instructions the library and C's atomics use.
 """
 
 import os
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -17,7 +16,9 @@ from unittest import mock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'scripts'))
-from lkmm import loongarch64, objdump, ordering  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, 'tests'))
+import lkmm_objects  # noqa: E402
+from lkmm import loongarch64, objdump  # noqa: E402
 
 # C's atomic_try_cmpxchg() as clang compiles it for Linux 7.2 (tests/codegen, c_atomic_try_cmpxchg):
 # the store of the value found to *old is after the `ret`, reached by a forward branch.
@@ -45,22 +46,11 @@ f:
 
 
 def assemble(text, directory):
-    src, obj = os.path.join(directory, 'f.s'), os.path.join(directory, 'f.o')
-    with open(src, 'w', encoding='utf-8') as f:
-        f.write(text)
-    subprocess.run([f'{objdump.LLVM}/llvm-mc', '-triple=loongarch64-linux-gnu', '-mattr=+d',
-                    '-filetype=obj', '-o', obj, src],
-                   check=True)
-    return obj
+    return lkmm_objects.assemble(text, directory, '-triple=loongarch64-linux-gnu', '-mattr=+d')
 
 
 def path_signature(obj_path):
-    obj = objdump.Object(obj_path)
-    with mock.patch.object(objdump.targets, 'isa_module', return_value=loongarch64), \
-            mock.patch.object(objdump.targets, 'descriptor', return_value={}):
-        insns, problems = objdump.path(obj, 'f', 'loongarch64', False)
-    with mock.patch.object(ordering.targets, 'isa_module', return_value=loongarch64):
-        return ordering.signature(insns, 'loongarch64'), problems
+    return lkmm_objects.path_signature(obj_path, loongarch64, 'loongarch64')
 
 
 class BranchTargets(unittest.TestCase):

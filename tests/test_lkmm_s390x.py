@@ -10,7 +10,6 @@ it must see.
 """
 
 import os
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -18,7 +17,9 @@ from unittest import mock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'scripts'))
-from lkmm import objdump, ordering, s390x  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, 'tests'))
+import lkmm_objects  # noqa: E402
+from lkmm import objdump, s390x  # noqa: E402
 
 # A fetch_add (laa; bcr 14,0), then a cmpxchg loop whose failure path is placed after the
 # return and branches back, a smp_mb() (bcr 15,0), and a conditional tail call of `h`.
@@ -50,22 +51,11 @@ g:
 
 
 def assemble(text, directory):
-    src, obj = os.path.join(directory, 'f.s'), os.path.join(directory, 'f.o')
-    with open(src, 'w', encoding='utf-8') as f:
-        f.write(text)
-    subprocess.run([f'{objdump.LLVM}/llvm-mc', '-triple=s390x-linux-gnu', '-mcpu=z196',
-                    '-filetype=obj', '-o', obj, src],
-                   check=True)
-    return obj
+    return lkmm_objects.assemble(text, directory, '-triple=s390x-linux-gnu', '-mcpu=z196')
 
 
 def path_signature(obj_path, name='f'):
-    obj = objdump.Object(obj_path)
-    with mock.patch.object(objdump.targets, 'isa_module', return_value=s390x), \
-            mock.patch.object(objdump.targets, 'descriptor', return_value={}):
-        insns, problems = objdump.path(obj, name, 's390x', False)
-    with mock.patch.object(ordering.targets, 'isa_module', return_value=s390x):
-        return ordering.signature(insns, 's390x'), problems
+    return lkmm_objects.path_signature(obj_path, s390x, 's390x', name)
 
 
 class Reading(unittest.TestCase):
