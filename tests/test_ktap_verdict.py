@@ -13,6 +13,8 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, 'scripts', 'boot', 'ktap-verdict')
 KUNIT_DIR = os.environ.get('KUNIT_DIR', '')
+# What boot-test passes for loongarch64 (qemu/targets/loongarch64: restart_warning=).
+LOONGARCH = ('--restart-warning', 'stop_this_cpu')
 
 GOOD = """\
 [    0.000000] Linux version 6.12.118
@@ -98,19 +100,26 @@ class VerdictTest(unittest.TestCase):
 """
 
     def test_stop_cpu_warning_at_restart_is_a_note(self):
-        rc, out, _ = run(GOOD + self.STOP_CPU_SPLAT)
+        rc, out, _ = run(GOOD + self.STOP_CPU_SPLAT, *LOONGARCH)
         self.assertEqual(rc, 0, out)
         self.assertIn('PASS t: no kernel crash signature', out)
         self.assertIn("NOTE t: after the plan, at restart: the kernel's LoongArch stop-CPU", out)
 
+    def test_stop_cpu_warning_at_restart_fails_where_the_descriptor_does_not_name_it(self):
+        rc, out, _ = run(GOOD + self.STOP_CPU_SPLAT)
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: no kernel crash signature', out)
+        rc, out, _ = run(GOOD + self.STOP_CPU_CUT)
+        self.assertEqual(rc, 1)
+
     def test_stop_cpu_warning_during_the_plan_fails(self):
-        rc, out, _ = run(GOOD.replace('[    5.510405]', self.STOP_CPU_SPLAT + '[    5.510405]'))
+        rc, out, _ = run(GOOD.replace('[    5.510405]', self.STOP_CPU_SPLAT + '[    5.510405]'), *LOONGARCH)
         self.assertEqual(rc, 1)
         self.assertIn('FAIL t: no kernel crash signature', out)
 
     def test_other_warning_at_restart_fails(self):
         other = self.STOP_CPU_SPLAT.replace('stop_this_cpu+0x28/0x2c', 'my_module_exit+0x28/0x2c')
-        rc, out, _ = run(GOOD + other)
+        rc, out, _ = run(GOOD + other, *LOONGARCH)
         self.assertEqual(rc, 1)
         self.assertIn('FAIL t: no kernel crash signature', out)
         self.assertNotIn('stop-CPU', out)
@@ -124,20 +133,20 @@ class VerdictTest(unittest.TestCase):
 """
 
     def test_stop_cpu_warning_cut_off_by_the_restart_is_a_note(self):
-        rc, out, _ = run(GOOD + self.STOP_CPU_CUT)
+        rc, out, _ = run(GOOD + self.STOP_CPU_CUT, *LOONGARCH)
         self.assertEqual(rc, 0, out)
         self.assertIn("NOTE t: after the plan, at restart: the kernel's LoongArch stop-CPU", out)
 
     def test_cut_off_warning_of_another_site_fails(self):
         other = self.STOP_CPU_CUT.replace('kernel/smp.c:661 smp_call_function_single',
                                           'kernel/kthread.c:1 kthread_stop')
-        rc, out, _ = run(GOOD + other)
+        rc, out, _ = run(GOOD + other, *LOONGARCH)
         self.assertEqual(rc, 1)
         self.assertIn('FAIL t: no kernel crash signature', out)
 
     def test_crash_after_a_cut_off_stop_cpu_warning_fails(self):
         later = '[    1.900000] Kernel panic - not syncing: Fatal exception\n'
-        rc, out, _ = run(GOOD + self.STOP_CPU_CUT + later)
+        rc, out, _ = run(GOOD + self.STOP_CPU_CUT + later, *LOONGARCH)
         self.assertEqual(rc, 1)
         self.assertIn('FAIL t: no kernel crash signature', out)
 
