@@ -27,6 +27,44 @@
 use super::primitive::{Exchange, Primitive};
 use core::arch::asm;
 
+/// Defines the marker type `$m` of each integer type `$t` for an architecture (`$arch`, as the
+/// markers' docs name it) and implements [`LoadStore`](super::primitive::LoadStore) for it:
+/// `READ_ONCE()` and `WRITE_ONCE()` are volatile accesses (the trait's defaults),
+/// `smp_load_acquire()` the volatile load and then `$acquire`, `smp_store_release()` `$release`
+/// and then the volatile store: the shape of C's asm-generic `__smp_load_acquire()` and
+/// `__smp_store_release()` (include/asm-generic/barrier.h), which the architectures that build
+/// theirs that way share, each with its own fences (see their module docs for which and why).
+/// Volatile accesses are what C's are, so KASAN and KCSAN see them as C's
+/// ([`Contract::ACQUIRE_RELEASE_VOLATILE`]).
+macro_rules! fenced_load_store {
+    ($arch:literal, acquire: $acquire:block, release: $release:block; $($m:ident: $t:ty),+) => {$(
+        #[doc = concat!("The ", $arch, " primitives on `", stringify!($t), "`.")]
+        pub enum $m {}
+
+        // SAFETY: Naturally aligned volatile accesses of at most the architecture's word size are
+        // single accesses, and the fences give the ordered variants their ordering (the
+        // architecture's module docs).
+        unsafe impl super::super::primitive::LoadStore for $m {
+            type V = $t;
+
+            #[inline(always)]
+            unsafe fn read_acquire(p: *const Self::V) -> Self::V {
+                // SAFETY: The caller guarantees that `p` is valid and aligned.
+                let v = unsafe { p.read_volatile() };
+                $acquire
+                v
+            }
+
+            #[inline(always)]
+            unsafe fn set_release(p: *mut Self::V, v: Self::V) {
+                $release
+                // SAFETY: The caller guarantees that `p` is valid and aligned.
+                unsafe { p.write_volatile(v) }
+            }
+        }
+    )+};
+}
+
 // An architecture's own file, unless `--cfg rust_atomic_fallback` asks for the generic one.
 // x86_64, and UML on it (`CONFIG_UML` sets `CONFIG_X86_64`: the same instructions, UML's
 // barriers).

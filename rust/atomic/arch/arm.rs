@@ -556,39 +556,13 @@ macro_rules! try_cmpxchg64 {
     }};
 }
 
-/// Defines marker `$m` for the primitives on `$t`, of at most 32 bits, and implements
-/// [`LoadStore`] for it with volatile accesses plus barriers.
-macro_rules! impl_load_store {
-    ($($m:ident: $t:ty),+) => {$(
-        #[doc = concat!("The ARMv7 primitives on `", stringify!($t), "`.")]
-        pub enum $m {}
-
-        // SAFETY: Naturally aligned volatile accesses of at most 32 bits are single accesses,
-        // and the barriers give the ordered variants their ordering (see the module docs).
-        unsafe impl LoadStore for $m {
-            type V = $t;
-
-            #[inline(always)]
-            unsafe fn read_acquire(p: *const Self::V) -> Self::V {
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                let v = unsafe { p.read_volatile() };
-                // `__smp_load_acquire()` (include/asm-generic/barrier.h:147-155).
-                barrier_asm!(smp_dmb!());
-                v
-            }
-
-            #[inline(always)]
-            unsafe fn set_release(p: *mut Self::V, v: Self::V) {
-                // `__smp_store_release()` (include/asm-generic/barrier.h:138-145).
-                barrier_asm!(smp_dmb!());
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                unsafe { p.write_volatile(v) }
-            }
-        }
-    )+};
-}
-
-impl_load_store!(I8: i8, I16: i16, I32: i32);
+// Of at most 32 bits: the 64-bit type's loads and stores are its own (below).
+fenced_load_store!("ARMv7",
+    // `__smp_load_acquire()` (include/asm-generic/barrier.h:147-155).
+    acquire: { barrier_asm!(smp_dmb!()); },
+    // `__smp_store_release()` (include/asm-generic/barrier.h:138-145).
+    release: { barrier_asm!(smp_dmb!()); };
+    I8: i8, I16: i16, I32: i32);
 
 /// Implements [`Exchange`] for marker `$m` of `$t` with the exclusives of size suffix `$sz`,
 /// on the value zero-extended through `$u` (`ldrex{b,h}` zero-extends what it loads).

@@ -83,7 +83,7 @@
 //! | exchange (8, 16 bits) | `ll.w; sc.w` | `ll.w; sc.w` |
 //! | compare-and-exchange | `ll; sc`, failure: `dbar 0x700` | the same |
 
-use super::super::primitive::{Exchange, LoadStore, Order, Primitive, Rmw};
+use super::super::primitive::{Exchange, Order, Primitive, Rmw};
 use super::Contract;
 use core::arch::asm;
 
@@ -169,47 +169,24 @@ unsafe impl Contract for Arch {
     }
 }
 
-/// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it with
-/// volatile accesses plus `dbar`s.
-macro_rules! impl_load_store {
-    ($($m:ident: $t:ty),+) => {$(
-        #[doc = concat!("The loongarch64 primitives on `", stringify!($t), "`.")]
-        pub enum $m {}
-
-        // SAFETY: Naturally aligned volatile accesses of at most 8 bytes are single accesses,
-        // and the barriers give the ordered variants their ordering (see the module docs).
-        unsafe impl LoadStore for $m {
-            type V = $t;
-
-            #[inline(always)]
-            unsafe fn read_acquire(p: *const Self::V) -> Self::V {
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                let v = unsafe { p.read_volatile() };
-                // `__smp_load_acquire()`'s `ldacq_mb()` (barrier.h:88-94 / 91-97); `barrier()`
-                // without SMP (include/asm-generic/barrier.h).
-                #[cfg(CONFIG_SMP)]
-                dbar!("0x14");
-                #[cfg(not(CONFIG_SMP))]
-                super::barrier();
-                v
-            }
-
-            #[inline(always)]
-            unsafe fn set_release(p: *mut Self::V, v: Self::V) {
-                // `__smp_store_release()`'s `strel_mb()` (barrier.h:96-101 / 99-104); `barrier()`
-                // without SMP (include/asm-generic/barrier.h).
-                #[cfg(CONFIG_SMP)]
-                dbar!("0x12");
-                #[cfg(not(CONFIG_SMP))]
-                super::barrier();
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                unsafe { p.write_volatile(v) }
-            }
-        }
-    )+};
-}
-
-impl_load_store!(I8: i8, I16: i16, I32: i32, I64: i64);
+fenced_load_store!("loongarch64",
+    // `__smp_load_acquire()`'s `ldacq_mb()` (barrier.h:88-94 / 91-97); `barrier()` without SMP
+    // (include/asm-generic/barrier.h).
+    acquire: {
+        #[cfg(CONFIG_SMP)]
+        dbar!("0x14");
+        #[cfg(not(CONFIG_SMP))]
+        super::barrier();
+    },
+    // `__smp_store_release()`'s `strel_mb()` (barrier.h:96-101 / 99-104); `barrier()` without
+    // SMP (include/asm-generic/barrier.h).
+    release: {
+        #[cfg(CONFIG_SMP)]
+        dbar!("0x12");
+        #[cfg(not(CONFIG_SMP))]
+        super::barrier();
+    };
+    I8: i8, I16: i16, I32: i32, I64: i64);
 
 /// The ordering table: the AM* suffix of `$order`, as C's rows (atomic.h:75-80 /
 /// atomic-amo.h:53-58): `_db` for every ordering but RELAXED.

@@ -106,7 +106,7 @@
 //! failed `sc`, and cmpxchg's and `dec_if_positive`'s branch forward past the `sc` and the
 //! trailing fence when they do not store.
 
-use super::super::primitive::{Exchange, LoadStore, Order, Primitive, Rmw};
+use super::super::primitive::{Exchange, Order, Primitive, Rmw};
 use super::Contract;
 use core::arch::asm;
 
@@ -195,41 +195,14 @@ unsafe impl Contract for Arch {
     }
 }
 
-/// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it with
-/// volatile accesses plus fences.
-macro_rules! impl_load_store {
-    ($($m:ident: $t:ty),+) => {$(
-        #[doc = concat!("The riscv64 primitives on `", stringify!($t), "`.")]
-        pub enum $m {}
-
-        // SAFETY: Naturally aligned volatile accesses of at most 8 bytes are single accesses,
-        // and the fences give the ordered variants their ordering (see the module docs).
-        unsafe impl LoadStore for $m {
-            type V = $t;
-
-            #[inline(always)]
-            unsafe fn read_acquire(p: *const Self::V) -> Self::V {
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                let v = unsafe { p.read_volatile() };
-                // `__smp_load_acquire()` (barrier.h:66-72 / 61-67); `barrier()` without SMP
-                // (include/asm-generic/barrier.h:202-207).
-                fence!(smp_fence!(r, rw));
-                v
-            }
-
-            #[inline(always)]
-            unsafe fn set_release(p: *mut Self::V, v: Self::V) {
-                // `__smp_store_release()` (barrier.h:59-64 / 54-59); `barrier()` without SMP
-                // (include/asm-generic/barrier.h:194-199).
-                fence!(smp_fence!(rw, w));
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                unsafe { p.write_volatile(v) }
-            }
-        }
-    )+};
-}
-
-impl_load_store!(I8: i8, I16: i16, I32: i32, I64: i64);
+fenced_load_store!("riscv64",
+    // `__smp_load_acquire()` (barrier.h:66-72 / 61-67); `barrier()` without SMP
+    // (include/asm-generic/barrier.h:202-207).
+    acquire: { fence!(smp_fence!(r, rw)); },
+    // `__smp_store_release()` (barrier.h:59-64 / 54-59); `barrier()` without SMP
+    // (include/asm-generic/barrier.h:194-199).
+    release: { fence!(smp_fence!(rw, w)); };
+    I8: i8, I16: i16, I32: i32, I64: i64);
 
 /// The ordering table: expands `$m!($($args)*, SC, AMO, PREPEND, SC_APPEND, AMO_APPEND)` with
 /// the columns of `$order`'s row, which are those of C's `_arch_xchg()` rows, in C's order

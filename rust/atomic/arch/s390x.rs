@@ -79,7 +79,7 @@
 //! | exchange, compare-and-exchange (8, 16 bits) | `l` and a loop around `cs` on the word |
 //! | compare-and-exchange (32, 64 bits) | `cs` |
 
-use super::super::primitive::{Exchange, LoadStore, Order, Primitive, Rmw};
+use super::super::primitive::{Exchange, Order, Primitive, Rmw};
 use super::Contract;
 use core::arch::asm;
 
@@ -162,39 +162,12 @@ unsafe impl Contract for Arch {
     }
 }
 
-/// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it with
-/// volatile accesses plus compiler barriers.
-macro_rules! impl_load_store {
-    ($($m:ident: $t:ty),+) => {$(
-        #[doc = concat!("The s390x primitives on `", stringify!($t), "`.")]
-        pub enum $m {}
-
-        // SAFETY: Naturally aligned volatile accesses of at most 8 bytes are single accesses,
-        // and the machine keeps loads in order and stores in order (see the module docs).
-        unsafe impl LoadStore for $m {
-            type V = $t;
-
-            #[inline(always)]
-            unsafe fn read_acquire(p: *const Self::V) -> Self::V {
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                let v = unsafe { p.read_volatile() };
-                // `__smp_load_acquire()` (barrier.h:43-49).
-                super::barrier();
-                v
-            }
-
-            #[inline(always)]
-            unsafe fn set_release(p: *mut Self::V, v: Self::V) {
-                // `__smp_store_release()` (barrier.h:36-41).
-                super::barrier();
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                unsafe { p.write_volatile(v) }
-            }
-        }
-    )+};
-}
-
-impl_load_store!(I8: i8, I16: i16, I32: i32, I64: i64);
+fenced_load_store!("s390x",
+    // `__smp_load_acquire()` (barrier.h:43-49): the machine keeps loads in order.
+    acquire: { super::barrier(); },
+    // `__smp_store_release()` (barrier.h:36-41): the machine keeps stores in order.
+    release: { super::barrier(); };
+    I8: i8, I16: i16, I32: i32, I64: i64);
 
 /// The operation table: expands `$m!($($args)*, INSN, OPERAND)` with the interlocked-access
 /// instruction of `$op` for the size suffix `$g` (`""` or `"g"`) and the operand it takes for

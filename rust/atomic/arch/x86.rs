@@ -228,37 +228,11 @@ mod fences {
     }
 }
 
-/// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it with
-/// volatile accesses plus compiler barriers.
-macro_rules! impl_load_store {
-    ($($m:ident: $t:ty),+) => {$(
-        #[doc = concat!("The x86 primitives on `", stringify!($t), "`.")]
-        pub enum $m {}
-
-        // SAFETY: Aligned volatile accesses of at most 8 bytes are single accesses on x86,
-        // and the barriers give the ordered variants their ordering (see the module docs).
-        unsafe impl LoadStore for $m {
-            type V = $t;
-
-            #[inline(always)]
-            unsafe fn read_acquire(p: *const Self::V) -> Self::V {
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                let v = unsafe { p.read_volatile() };
-                fences::acquire_release();
-                v
-            }
-
-            #[inline(always)]
-            unsafe fn set_release(p: *mut Self::V, v: Self::V) {
-                fences::acquire_release();
-                // SAFETY: The caller guarantees that `p` is valid and aligned.
-                unsafe { p.write_volatile(v) }
-            }
-        }
-    )+};
-}
-
-impl_load_store!(I8: i8, I16: i16, I32: i32, I64: i64);
+fenced_load_store!("x86",
+    // x86's compiler barrier, or UML's fence (see the module docs and `fences`).
+    acquire: { fences::acquire_release(); },
+    release: { fences::acquire_release(); };
+    I8: i8, I16: i16, I32: i32, I64: i64);
 
 /// A locked read-modify-write without result on `*$p`: `$insn`, with operand `$v` if given.
 macro_rules! locked_rmw {
