@@ -36,6 +36,9 @@ use core::arch::asm;
 /// theirs that way share, each with its own fences (see their module docs for which and why).
 /// Volatile accesses are what C's are, so KASAN and KCSAN see them as C's
 /// ([`Contract::ACQUIRE_RELEASE_VOLATILE`]).
+// Unused where loads and stores are instructions of their own (arm64's `ldar`/`stlr`) or C's
+// (the generic fallback).
+#[allow(unused_macros)]
 macro_rules! fenced_load_store {
     ($arch:literal, acquire: $acquire:block, release: $release:block; $($m:ident: $t:ty),+) => {$(
         #[doc = concat!("The ", $arch, " primitives on `", stringify!($t), "`.")]
