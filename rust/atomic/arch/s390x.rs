@@ -74,7 +74,7 @@
 //! |---|---|
 //! | void operations | `la<op>` (inc, dec: `asi ±1`) |
 //! | fetch and return operations | `la<op>; bcr 14,0` |
-//! | inc/dec_and_test, sub_and_test | `alsi ±1; bcr 14,0` / `laal; bcr 14,0`, branch on cc |
+//! | inc/dec_and_test, sub_and_test | `alsi ±1; bcr 14,0` / `laal; bcr 14,0`, then `ipm; xilf` |
 //! | exchange (32, 64 bits) | `l; 0: cs; jl 0b` |
 //! | exchange, compare-and-exchange (8, 16 bits) | `l` and a loop around `cs` on the word |
 //! | compare-and-exchange (32, 64 bits) | `cs` |
