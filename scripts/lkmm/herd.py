@@ -29,6 +29,9 @@ import threading
 from dataclasses import dataclass, field
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The models of ours that a descriptor may name (herd_model=), beside herd7's own: each
+# includes one of herd7's and adds what its front end misses (scripts/lkmm/models/*.cat).
+MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'models')
 OBSERVATION = re.compile(r'^Observation \S+ (Never|Sometimes|Always) (\d+) (\d+)')
 STATES = re.compile(r'^States (\d+)$')
 
@@ -157,14 +160,18 @@ def _binary_digest(path, _mtime_ns, _size):
 
 
 def cache_key(binary, libdir, options, path, cwd):
-    """What herd7's output depends on: its binary, its model library, the options, the test,
-    and the files of the directory it runs in (the LKMM's linux-kernel.cfg and the models it
-    names)."""
+    """What herd7's output depends on: its binary, its model library and ours (MODELS), the
+    options, the test, and the files of the directory it runs in (the LKMM's linux-kernel.cfg
+    and the models it names)."""
     h = hashlib.sha256()
     st = os.stat(binary)
-    for part in (_binary_digest(binary, st.st_mtime_ns, st.st_size), _tree_digest(libdir, True),
-                 json.dumps(list(options)),
-                 _file_digest(path), _tree_digest(cwd, False) if cwd else ''):
+    parts = [_binary_digest(binary, st.st_mtime_ns, st.st_size), _tree_digest(libdir, True),
+             json.dumps(list(options)), _file_digest(path),
+             _tree_digest(cwd, False) if cwd else '']
+    # Ours only where an option names one of them (herd7's own models do not read them).
+    if any(o in os.listdir(MODELS) for o in options):
+        parts.append(_tree_digest(MODELS, True))
+    for part in parts:
         h.update(part.encode() + b'\0')
     return h.hexdigest()
 
@@ -184,7 +191,7 @@ def run(path, options, timeout, cwd=None):
     budget on the CPU (not one that a loaded machine caused), for a budget no larger. A failed
     run is never stored."""
     binary, libdir = install()
-    cmd = [binary, '-I', libdir] + list(options) + [path]
+    cmd = [binary, '-I', libdir, '-I', MODELS] + list(options) + [path]
     use_cache = os.environ.get('HERD7_NO_CACHE') != '1'
     key = cache_key(binary, libdir, options, path, cwd) if use_cache else None
     stored = os.path.join(CACHE, key[:2], key + '.json') if key else None
