@@ -29,12 +29,35 @@ class Mutant:
     with_text: str = None
     herd: tuple = ()        # (path, litmus test name) pairs that herd7 must fail
     no_herd: tuple = ()     # architectures where no litmus test can catch it (no_herd_why)
+    twin: tuple = ()        # (path, litmus test name) pairs where ours must be weaker than C
+    kconfig: tuple = ()     # options a kernel must have for the mutant to apply (CONFIG_LTO)
+
+    def applies_to(self, kdir):
+        """Whether the mutant changes what is compiled against the kernel at `kdir` (every
+        option of `kconfig` set in its .config); without a kernel, whether it has no such
+        condition."""
+        if not self.kconfig:
+            return True
+        if not kdir:
+            return False
+        try:
+            with open(os.path.join(kdir, '.config'), encoding='utf-8') as f:
+                config = set(f.read().split())
+        except OSError:
+            return False
+        return all(f'{option}=y' in config for option in self.kconfig)
 
     def herd_tests(self, arch):
-        """The (path, test) pairs the herd7 check must fail on `arch`."""
+        """The (path, test) pairs the herd7 check must fail on `arch`: against the LKMM
+        (`herd`), or against C's compiled twin (`twin`)."""
         if arch in self.no_herd:
             return []
-        return [(p, t) for p, t in self.herd if p in targets.herd_paths(arch)]
+        return [(p, t) for p, t in self.herd + self.twin if p in targets.herd_paths(arch)]
+
+    def against_twin(self, path, test):
+        """Whether the check of `test` on `path` must find ours weaker than C's twin (not
+        a state the LKMM forbids)."""
+        return (path, test) in self.twin
 
 
 def load(table=TABLE):
@@ -56,20 +79,23 @@ def load(table=TABLE):
         if not arches or any(a not in known for a in arches):
             raise MutantError(f'{where}: arch must name architectures of qemu/targets/ '
                               f'({" ".join(known)})')
-        herd = []
-        for line in s.get('herd', '').splitlines():
-            words = line.split()
-            if len(words) != 2 or not any(words[0] in targets.paths(a) for a in arches):
-                raise MutantError(f'{where}: herd line {line!r} is not "<path> <test>" with a '
-                                  f'path of {", ".join(arches)}')
-            herd.append(tuple(words))
+        herd, twin = [], []
+        for key, found in (('herd', herd), ('twin', twin)):
+            for line in s.get(key, '').splitlines():
+                words = line.split()
+                if len(words) != 2 or not any(words[0] in targets.paths(a) for a in arches):
+                    raise MutantError(f'{where}: {key} line {line!r} is not "<path> <test>" '
+                                      f'with a path of {", ".join(arches)}')
+                found.append(tuple(words))
         no_herd = tuple(s.get('no_herd', '').split())
         if any(a not in arches for a in no_herd) or bool(no_herd) != bool(s.get('no_herd_why')):
             raise MutantError(f'{where}: no_herd must name architectures of its arch, and '
                               'no_herd_why why no litmus test can catch it there')
         m = Mutant(name, s.get('class', ''), arches, cfg=s.get('cfg'), file=s.get('file'),
                    replace=s.get('replace'), with_text=s.get('with'), herd=tuple(herd),
-                   no_herd=no_herd)
+                   no_herd=no_herd, twin=tuple(twin), kconfig=tuple(s.get('kconfig', '').split()))
+        if any(not o.startswith('CONFIG_') for o in m.kconfig):
+            raise MutantError(f'{where}: kconfig must name kernel options (CONFIG_...)')
         if bool(m.cfg) == bool(m.file) or (m.file and (m.replace is None or m.with_text is None)):
             raise MutantError(f'{where}: give either cfg, or file, replace and with')
         # Where herd7 models an architecture of the mutant, a litmus test must catch it too,
@@ -85,8 +111,9 @@ def load(table=TABLE):
     return out
 
 
-def for_arch(arch, table=TABLE):
-    return [m for m in load(table) if arch in m.arches]
+def for_arch(arch, table=TABLE, kdir=None):
+    """The mutants of `arch` that apply to the kernel at `kdir` (applies_to())."""
+    return [m for m in load(table) if arch in m.arches and m.applies_to(kdir)]
 
 
 def write_copy(mutant, dest):

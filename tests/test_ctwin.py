@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the herd7 check's comparison with C's compiled twin: the C source of a test's
+threads (scripts/lkmm/ctwin.py), the verdict that holds our states to C's and to the LKMM
+(scripts/memory-model/herd-check: judge()), and the naming of a dependency by taking it away
+from the LKMM (Dependencies), each shown able to fail.
+
+    python3 -m unittest tests/test_ctwin.py   # the LKMM cases need herd7 and a kernel source
+"""
+
+import importlib.machinery
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, 'scripts'))
+from lkmm import ctwin, herd  # noqa: E402
+
+_loader = importlib.machinery.SourceFileLoader(
+    'herd_check', os.path.join(ROOT, 'scripts', 'memory-model', 'herd-check'))
+_spec = importlib.util.spec_from_loader('herd_check', _loader)
+herd_check = importlib.util.module_from_spec(_spec)
+_loader.exec_module(herd_check)
+
+
+def described(path):
+    """litmus2rust's description (JSON) of the test at `path`."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, 't.json')
+        subprocess.run([os.path.join(ROOT, 'scripts', 'memory-model', 'litmus2rust'), '-o',
+                        os.path.join(d, 't.rs'), '--json', out, path], check=True,
+                       capture_output=True)
+        with open(out, encoding='utf-8') as f:
+            return json.load(f)[0]
+
+
+def state(values):
+    """A final state as herd-check holds one: {'1:r0': 'x', 'y': 0}."""
+    return frozenset(values.items())
+
+
+class TwinSourceTest(unittest.TestCase):
+    def test_threads_take_the_variables_in_json_order_and_store_registers_by_index(self):
+        t = described(os.path.join(ROOT, 'tests', 'litmus', 'MP+rcuassigns+rcuderefs.litmus'))
+        src = ctwin.source(t)
+        index = {v['name']: n for n, v in enumerate(t['vars'])}
+        self.assertIn(f'int **p = (int **)herd_v[{index["p"]}];', src)
+        self.assertIn(f'int *x = (int *)herd_v[{index["x"]}];', src)
+        regs = t['threads'][1]['regs']
+        for reg, info in regs.items():
+            self.assertIn(f'herd_out[{info["index"]}] = (long){reg};', src)
+        # The test's statements, as the kernel's C, between the two markers.
+        self.assertIn('r0 = rcu_dereference((*p));', src)
+        self.assertIn('rcu_assign_pointer((*p), x);', src)
+        self.assertLess(src.index('HERD_VARIABLES(herd_v);'), src.index('WRITE_ONCE((*x), 1);'))
+        self.assertLess(src.index('WRITE_ONCE((*x), 1);'), src.index('HERD_REGISTERS(herd_out);'))
+
+    def test_register_initial_values_and_locks(self):
+        t = described(os.path.join(ROOT, 'tests', 'litmus', 'INIT+registers.litmus'))
+        src = ctwin.source(t)
+        for thread in t['threads']:
+            for reg, info in thread['regs'].items():
+                init = info['init']
+                if 'int' in init and init['int']:
+                    self.assertRegex(src, rf'\b{reg} = {init["int"]};')
+        t = described(os.path.join(ROOT, 'tests', 'litmus', 'LOCK+xchg+cmpxchg.litmus'))
+        src = ctwin.source(t)
+        self.assertNotIn('spinlock_t', src)     # the harness's lock word (harness.h)
+
+    def test_a_thread_that_is_not_the_one_described_is_refused(self):
+        t = described(os.path.join(ROOT, 'tests', 'litmus', 'SB+releaseacquires.litmus'))
+        t['threads'] = t['threads'][:1]
+        with self.assertRaises(ctwin.TwinError):
+            ctwin.source(t)
+
+
+class Fake:
+    """The part of an Outcome that judge() reads."""
+
+    def __init__(self, states, violations=(), test=None):
+        self.states, self.violations = set(states), sorted(violations, key=herd_check.show)
+        self.status, self.message, self.file = 'PASS', 'm', 'f.litmus'
+        self.test = test or {'name': 'T', 'path': 'T.litmus'}
+        self.twin_states = self.stronger_than_c = None
+        self.klass, self.dependencies = 'not representable', ()
+
+
+class NoDependency:
+    def explain(self, test, s):
+        return ()
+
+
+class AddrExplains:
+    def explain(self, test, s):
+        return ('addr',)
+
+
+class JudgeTest(unittest.TestCase):
+    A, B, C = state({'0:r0': 0}), state({'0:r0': 1}), state({'0:r0': 2})
+
+    def test_a_state_c_forbids_fails_even_if_the_lkmm_allows_it(self):
+        ours, c = Fake({self.A, self.B}), Fake({self.A})
+        herd_check.judge(ours, c, '', NoDependency())
+        self.assertEqual((ours.status, ours.klass), ('FAIL', 'weaker than C'))
+
+    def test_the_same_states_are_as_c_and_fewer_stronger(self):
+        ours, c = Fake({self.A}), Fake({self.A})
+        herd_check.judge(ours, c, '', NoDependency())
+        self.assertEqual((ours.status, ours.klass), ('PASS', 'as C'))
+        ours, c = Fake({self.A}), Fake({self.A, self.B})
+        herd_check.judge(ours, c, '', NoDependency())
+        self.assertEqual((ours.status, ours.klass, len(ours.stronger_than_c)),
+                         ('PASS', 'stronger than C', 1))
+
+    def test_a_forbidden_state_c_shares_is_named_by_its_dependency_or_fails(self):
+        ours, c = Fake({self.A, self.C}, violations={self.C}), Fake({self.A, self.C})
+        ours.status = 'FAIL'
+        herd_check.judge(ours, c, '', AddrExplains())
+        self.assertEqual((ours.status, ours.klass, ours.dependencies),
+                         ('PASS', 'compiler-broken, as C', ('addr',)))
+        ours, c = Fake({self.A, self.C}, violations={self.C}), Fake({self.A, self.C})
+        ours.status = 'FAIL'
+        herd_check.judge(ours, c, '', NoDependency())
+        self.assertEqual((ours.status, ours.klass), ('FAIL', 'forbidden, as C, unexplained'))
+
+    def test_without_a_twin_the_lkmm_verdict_stands(self):
+        ours = Fake({self.A, self.C}, violations={self.C})
+        ours.status = 'FAIL'
+        herd_check.judge(ours, None, 'C twin does not compile', NoDependency())
+        self.assertEqual((ours.status, ours.klass), ('FAIL', 'no C twin'))
+
+
+def memory_model():
+    out = subprocess.run(['bash', '-c', '. "$1/scripts/lib.sh"; kernel_litmus_dir', '_', ROOT],
+                         capture_output=True, text=True, check=False).stdout.strip()
+    return os.path.dirname(out) if out else None
+
+
+try:
+    herd.install()
+    HAVE = memory_model() is not None
+except herd.HerdError:
+    HAVE = False
+
+
+@unittest.skipUnless(HAVE, 'herd7 or the kernel source is missing: run scripts/setup')
+class DependenciesTest(unittest.TestCase):
+    def test_an_address_dependency_is_named_and_ordering_is_not_one(self):
+        mm = memory_model()
+        with tempfile.TemporaryDirectory() as d:
+            deps = herd_check.Dependencies(mm, d, 120)
+            t = described(os.path.join(mm, 'litmus-tests', 'MP+onceassign+derefonce.litmus'))
+            # r0 = x (the new pointer) with r1 = 0: forbidden by the address dependency alone.
+            forbidden = herd_check.normalize(state({'1:r0': 'x', '1:r1': 0}), t)
+            self.assertEqual(deps.explain(t, forbidden), ('addr',))
+            # SB with full barriers: no dependency explains its forbidden state.
+            t = described(os.path.join(mm, 'litmus-tests', 'SB+fencembonceonces.litmus'))
+            forbidden = herd_check.normalize(state({'0:r0': 0, '1:r0': 0}), t)
+            self.assertEqual(deps.explain(t, forbidden), ())
+
+
+if __name__ == '__main__':
+    unittest.main()
