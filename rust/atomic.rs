@@ -142,6 +142,13 @@ pub use barrier::*;
 mod once;
 pub use once::*;
 
+#[path = "atomic/rcu.rs"]
+mod rcu;
+pub use rcu::{
+    rcu_access_pointer, rcu_assign_pointer, rcu_dereference, rcu_dereference_protected,
+    rcu_init_pointer, rcu_replace_pointer, RcuPointer,
+};
+
 /// Which instructions the read-modify-write operations run on this system, for reports: on
 /// arm64 it says whether the boot-time selection chose the LSE atomics or the LL/SC loops.
 ///

@@ -396,8 +396,12 @@ class TranslationTest(TempDirTest):
         out = self.assert_translates(
             litmus(body, params='int **p, int *y', init='{ p=x; }', clause='exists (0:r0=x)'),
             'let p = m.ptr(0);', 'let y = m.int(2);', 'let mut r0: usize = 0;',
-            'r0 = p.read();', 'r1 = m.deref(r0).read();', 'm.deref(r0).set(2);',
-            'p.set_release(m.addr(2));', 'if r0 == m.addr(2) {', 'out[0] = r0 as i64;',
+            # rcu_dereference() and rcu_assign_pointer() of a pointer: the library's
+            # RcuPointer (rust/atomic/rcu.rs) on the cell.
+            'r0 = crate::atomic::rcu_dereference(crate::harness::rcu_pointer(p)) as usize;',
+            'r1 = m.deref(r0).read();', 'm.deref(r0).set(2);',
+            'crate::atomic::rcu_assign_pointer(crate::harness::rcu_pointer(p), m.addr(2) as '
+            '*mut u8);', 'if r0 == m.addr(2) {', 'out[0] = r0 as i64;',
             's[0] == 1', 'kind: crate::harness::VarKind::Ptr',
             'init: crate::harness::Init::Addr(1)',
             'kind: crate::harness::SlotKind::Ptr')

@@ -206,6 +206,22 @@ fn kcsan_check_atomic<T>(p: *const T, access: Access) {
     let _ = (p, access);
 }
 
+/// KCSAN's check of a plain read of the `T` at `p`: what the compiler's instrumentation of a
+/// plain C load calls (`__tsan_read*()`, `kernel/kcsan/core.c`: `check_access()` with no
+/// `KCSAN_ACCESS_ATOMIC`). Only for mutant `rcu_dereference_plain` (`rcu.rs`), whose plain load
+/// KCSAN must see as one (rustc does not instrument Rust code for KCSAN).
+#[cfg(rust_atomic_mutant = "rcu_dereference_plain")]
+#[inline(always)]
+pub(crate) fn kcsan_plain_read<T>(p: *const T) {
+    #[cfg(CONFIG_KCSAN)]
+    // SAFETY: KCSAN only records or watches the address; it never dereferences it.
+    unsafe {
+        hooks::__kcsan_check_access(p.cast(), size_of::<T>(), 0)
+    };
+    #[cfg(not(CONFIG_KCSAN))]
+    let _ = p;
+}
+
 /// Defines the KCSAN barrier hooks: `kcsan_mb()` and friends.
 macro_rules! kcsan_barriers {
     ($($(#[$doc:meta])* $name:ident => $hook:ident;)+) => {$(

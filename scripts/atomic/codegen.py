@@ -63,6 +63,34 @@ WORD_ALTERNATIVES = {'read_once_s64': 'atomic64_read((atomic64_t *)p)',
                      'write_once_s64': 'atomic64_set((atomic64_t *)p, i)'}
 
 
+# The RCU-protected pointer (rust/atomic/rcu.rs) against C's rcu_*() on an `int __rcu *`:
+# name, Rust parameters and return (safe functions), the C-named call, the method (the typed
+# spelling), C parameters, C return, C call.
+RCU_POINTER = 'super::atomic::RcuPointer<i32>'
+CODEGEN_RCU = [
+    ('rcu_dereference', [], '*mut i32', 'dereference()', 'int *', 'rcu_dereference(*gp)'),
+    ('rcu_access_pointer', [], '*mut i32', 'access()', 'int *', 'rcu_access_pointer(*gp)'),
+    ('rcu_dereference_protected', [], '*mut i32', 'dereference_protected()', 'int *',
+     'rcu_dereference_protected(*gp, 1)'),
+    ('rcu_assign_pointer', ['i'], None, 'assign(i)', 'void', 'rcu_assign_pointer(*gp, i)'),
+    ('rcu_init_pointer', ['i'], None, 'init(i)', 'void', 'RCU_INIT_POINTER(*gp, i)'),
+    ('rcu_replace_pointer', ['i'], '*mut i32', 'replace(i)', 'int *',
+     'rcu_replace_pointer(*gp, i, 1)'),
+]
+
+
+def rcu_functions():
+    """(name, Rust params, Rust return, C-named body, typed body, C params, C return, C call)
+    of the RCU-protected pointer's operations."""
+    out = []
+    for name, args, ret, method, c_ret, c_call in CODEGEN_RCU:
+        params = [f'gp: &{RCU_POINTER}'] + [f'{a}: *mut i32' for a in args]
+        c_params = ['int __rcu **gp'] + [f'int *{a}' for a in args]
+        call = f'super::atomic::{name}(gp{"".join(", " + a for a in args)})'
+        out.append((name, params, ret, call, f'gp.{method}', c_params, c_ret, c_call))
+    return out
+
+
 def codegen_extras():
     out = [(b, [], None, f'super::atomic::{b}()', ['void'], 'void', f'{b}()')
            for b in CODEGEN_BARRIERS]
@@ -123,6 +151,8 @@ def typed_twins(tables, prefix='rst_', upstream_only=False):
                                 [call + ('' if ret else ';')]))
     if upstream_only:
         return out
+    for name, params, ret, _call, method, *_ in rcu_functions():
+        out.append((f'rst_{name}', name, params, ret, [method + ('' if ret else ';')]))
     for suffix, _c_value in CODEGEN_MARKED:
         v = MARKED_RUST[suffix]
         out.append((f'rst_read_once_{suffix}', f'read_once_{suffix}', [f'p: *const {v}'], v,
@@ -181,6 +211,10 @@ def generate_rust(tables):
         else:
             lines += ['', f'/// `{name}()` in Rust.', '#[no_mangle]',
                       f'pub extern "C" fn rs_{name}() {{', f'    {rs_call};', '}']
+    for name, params, ret, call, *_ in rcu_functions():
+        lines += ['', f'/// `{name}()` in Rust, on an RCU-protected pointer.', '#[no_mangle]',
+                  f'pub extern "C" fn rs_{name}({", ".join(params)})'
+                  f'{f" -> {ret}" if ret else ""} {{', f'    {call}{"" if ret else ";"}', '}']
     return rustfmt('\n'.join(lines) + '\n')
 
 
@@ -211,7 +245,7 @@ def generate_c(tables):
              ' * named c_<C name>, each the twin of rs_<C name> in codegen_ops.rs, with the same',
              ' * parameters in the same order: the codegen-parity check (scripts/machine-code/codegen-parity)',
              ' * compares their instructions.', ' */', '', '#include <linux/atomic.h>',
-             '#include <linux/spinlock.h>']
+             '#include <linux/rcupdate.h>', '#include <linux/spinlock.h>']
     for c_name, _rp, _rr, _rc, c_params, c_ret, c_call in codegen_pairs(tables):
         sig = f'{c_ret} c_{c_name}({", ".join(c_params)})'
         body = f'\t{c_call};' if c_ret == 'void' else f'\treturn {c_call};'
@@ -231,4 +265,8 @@ def generate_c(tables):
             # Rust one, which is atomic64_read_acquire()'s sequence, has no twin to compare.
             function = ['', '#if BITS_PER_LONG == 64'] + function[1:] + ['#endif']
         lines += function
+    for name, *_, c_params, c_ret, c_call in rcu_functions():
+        sig = f'{c_ret}{"" if c_ret.endswith("*") else " "}c_{name}({", ".join(c_params)})'
+        body = f'\t{c_call};' if c_ret == 'void' else f'\treturn {c_call};'
+        lines += ['', f'{sig};', sig, '{', body, '}']
     return '\n'.join(lines) + '\n'

@@ -82,6 +82,9 @@ ACCESSORS = {
     # as strong); the translation adds the smp_mb().
     'smp_store_mb': ('deref', 'set', True),
 }
+# The accessors that are the library's RCU-protected pointer's (rust/atomic/rcu.rs: functions
+# of C's names on an `RcuPointer`) where the location is a pointer cell.
+RCU_POINTER = ('rcu_dereference', 'rcu_assign_pointer')
 BARRIERS = ('barrier', 'smp_mb', 'smp_rmb', 'smp_wmb', 'smp_mb__before_atomic',
             'smp_mb__after_atomic', 'smp_mb__after_spinlock')
 # The harness's: RCU, and the barriers that are not the atomic API's (include/linux/rcupdate.h,

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """Translation of one litmus thread's body into the lines of a Rust function on the library."""
 
+import re
 from dataclasses import dataclass
 
 from .dialect import (ACCESSORS, ATOMIC, BARRIERS, HARNESS, KIND_C_TYPE, LOCK_OPS, MAX_REGS,
-                      OPEN, PLAIN_NOTE, RCU, RESERVED, RETIRED, RUST_REG_TYPE, SRCU_OPS,
-                      pointee_kind, split_type)
+                      OPEN, PLAIN_NOTE, RCU, RCU_POINTER, RESERVED, RETIRED, RUST_REG_TYPE,
+                      SRCU_OPS, pointee_kind, split_type)
 from .errors import LitmusError, unsupported
 from .kinds import strip_cast
 from .rust import (ARITH, ATOM, AND, BIT_PREC, CMP, COMPARISONS, DIVISION, OR, SHIFTS, UNARY,
@@ -493,6 +494,17 @@ class ThreadTranslator:
             elif kind == 'srcu':
                 raise LitmusError(call.line, f'{call.func}(): {strip_cast(call.args[0]).name!r} '
                                   f'is {KIND_C_TYPE[kind].rstrip(" *")}, not a value')
+        if call.func in RCU_POINTER and kind == 'ptr':
+            # On a pointer cell, the library's RCU-protected pointer (rust/atomic/rcu.rs),
+            # whose functions have C's names; the cell holds the address as a usize.
+            pointer = f'{HARNESS}::rcu_pointer({loc})'
+            if not stores:
+                # `as` binds less tightly than a unary operator, more than a binary one.
+                return Code(f'{ATOMIC}::{call.func}({pointer}) as usize', kind, UNARY - 1)
+            value = self.convert(self.expr(call.args[1]), kind, call.line, f'{call.func}()')
+            if not re.fullmatch(r'[\w.]+(\([\w.]*\))?', value):
+                value = f'({value})'
+            return Code(f'{ATOMIC}::{call.func}({pointer}, {value} as *mut u8)', 'void')
         if not stores:
             return Code(f'{loc}.{method}()', kind)
         value = self.convert(self.expr(call.args[1]), kind, call.line, f'{call.func}()')

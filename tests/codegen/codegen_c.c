@@ -10,6 +10,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 
 int c_atomic_read(atomic_t *v);
@@ -1667,3 +1668,39 @@ void c_smp_store_release_s64(s64 *p, s64 i)
 	smp_store_release(p, i);
 }
 #endif
+
+int *c_rcu_dereference(int __rcu **gp);
+int *c_rcu_dereference(int __rcu **gp)
+{
+	return rcu_dereference(*gp);
+}
+
+int *c_rcu_access_pointer(int __rcu **gp);
+int *c_rcu_access_pointer(int __rcu **gp)
+{
+	return rcu_access_pointer(*gp);
+}
+
+int *c_rcu_dereference_protected(int __rcu **gp);
+int *c_rcu_dereference_protected(int __rcu **gp)
+{
+	return rcu_dereference_protected(*gp, 1);
+}
+
+void c_rcu_assign_pointer(int __rcu **gp, int *i);
+void c_rcu_assign_pointer(int __rcu **gp, int *i)
+{
+	rcu_assign_pointer(*gp, i);
+}
+
+void c_rcu_init_pointer(int __rcu **gp, int *i);
+void c_rcu_init_pointer(int __rcu **gp, int *i)
+{
+	RCU_INIT_POINTER(*gp, i);
+}
+
+int *c_rcu_replace_pointer(int __rcu **gp, int *i);
+int *c_rcu_replace_pointer(int __rcu **gp, int *i)
+{
+	return rcu_replace_pointer(*gp, i, 1);
+}

@@ -3148,6 +3148,45 @@ pub extern "C" fn rst_atomic_long_dec_if_positive(v: &Atomic<isize>) -> isize {
     v.dec_if_positive(Full)
 }
 
+/// `rcu_dereference()` in the typed spelling.
+#[no_mangle]
+pub extern "C" fn rst_rcu_dereference(gp: &super::atomic::RcuPointer<i32>) -> *mut i32 {
+    gp.dereference()
+}
+
+/// `rcu_access_pointer()` in the typed spelling.
+#[no_mangle]
+pub extern "C" fn rst_rcu_access_pointer(gp: &super::atomic::RcuPointer<i32>) -> *mut i32 {
+    gp.access()
+}
+
+/// `rcu_dereference_protected()` in the typed spelling.
+#[no_mangle]
+pub extern "C" fn rst_rcu_dereference_protected(gp: &super::atomic::RcuPointer<i32>) -> *mut i32 {
+    gp.dereference_protected()
+}
+
+/// `rcu_assign_pointer()` in the typed spelling.
+#[no_mangle]
+pub extern "C" fn rst_rcu_assign_pointer(gp: &super::atomic::RcuPointer<i32>, i: *mut i32) {
+    gp.assign(i);
+}
+
+/// `rcu_init_pointer()` in the typed spelling.
+#[no_mangle]
+pub extern "C" fn rst_rcu_init_pointer(gp: &super::atomic::RcuPointer<i32>, i: *mut i32) {
+    gp.init(i);
+}
+
+/// `rcu_replace_pointer()` in the typed spelling.
+#[no_mangle]
+pub extern "C" fn rst_rcu_replace_pointer(
+    gp: &super::atomic::RcuPointer<i32>,
+    i: *mut i32,
+) -> *mut i32 {
+    gp.replace(i)
+}
+
 /// `read_once_u8()` in the typed spelling.
 ///
 /// # Safety
@@ -3452,4 +3491,43 @@ pub unsafe extern "C" fn rs_smp_load_acquire_s64(p: *const i64) -> i64 {
 pub unsafe extern "C" fn rs_smp_store_release_s64(p: *mut i64, i: i64) {
     // SAFETY: The caller passes a valid, aligned pointer.
     unsafe { super::atomic::smp_store_release(p, i) };
+}
+
+/// `rcu_dereference()` in Rust, on an RCU-protected pointer.
+#[no_mangle]
+pub extern "C" fn rs_rcu_dereference(gp: &super::atomic::RcuPointer<i32>) -> *mut i32 {
+    super::atomic::rcu_dereference(gp)
+}
+
+/// `rcu_access_pointer()` in Rust, on an RCU-protected pointer.
+#[no_mangle]
+pub extern "C" fn rs_rcu_access_pointer(gp: &super::atomic::RcuPointer<i32>) -> *mut i32 {
+    super::atomic::rcu_access_pointer(gp)
+}
+
+/// `rcu_dereference_protected()` in Rust, on an RCU-protected pointer.
+#[no_mangle]
+pub extern "C" fn rs_rcu_dereference_protected(gp: &super::atomic::RcuPointer<i32>) -> *mut i32 {
+    super::atomic::rcu_dereference_protected(gp)
+}
+
+/// `rcu_assign_pointer()` in Rust, on an RCU-protected pointer.
+#[no_mangle]
+pub extern "C" fn rs_rcu_assign_pointer(gp: &super::atomic::RcuPointer<i32>, i: *mut i32) {
+    super::atomic::rcu_assign_pointer(gp, i);
+}
+
+/// `rcu_init_pointer()` in Rust, on an RCU-protected pointer.
+#[no_mangle]
+pub extern "C" fn rs_rcu_init_pointer(gp: &super::atomic::RcuPointer<i32>, i: *mut i32) {
+    super::atomic::rcu_init_pointer(gp, i);
+}
+
+/// `rcu_replace_pointer()` in Rust, on an RCU-protected pointer.
+#[no_mangle]
+pub extern "C" fn rs_rcu_replace_pointer(
+    gp: &super::atomic::RcuPointer<i32>,
+    i: *mut i32,
+) -> *mut i32 {
+    super::atomic::rcu_replace_pointer(gp, i)
 }

@@ -10,7 +10,8 @@
 //! object after `kfree`, or just past its end, and KASAN must report it: its kind, whether it
 //! read or wrote how many bytes, and the Rust function. On a kernel with `CONFIG_KCSAN`, a C
 //! kthread's plain stores racing with a Rust kthread's atomic operations on one variable must
-//! be reported as a data race; C's `atomic_inc()` against Rust's atomic operations must not.
+//! be reported as a data race; C's `atomic_inc()` against Rust's atomic operations must not, nor
+//! C's `rcu_assign_pointer()` against Rust's `RcuPointer::dereference()` of the same pointer.
 //!
 //! The module reads the kernel log itself (C's `kmsg_dump_get_line()`, in the helper module
 //! `rust_atomic_sanitizers_c`, loaded first), so each case's KTAP result says whether the report
@@ -18,7 +19,8 @@
 //! test's verdict takes as the expected one: any other report fails the boot. A case whose
 //! sanitizer the kernel lacks is skipped. A mutation-test build without the instrumentation
 //! (`uninstrumented`, `kcsan_plain`: `tests/mutants-kasan`, `tests/mutants-kcsan`) must fail
-//! every case that needs a report.
+//! every case that needs a report, and one whose `RcuPointer::dereference()` is a plain load
+//! (`rcu_dereference_plain`) the RCU case, which must have none.
 //! Everything runs in `init`; KASAN needs `kasan_multi_shot` on the command line to report
 //! more than once.
 
@@ -42,7 +44,7 @@ mod kthread;
 #[path = "../../samples/common/param.rs"]
 mod param;
 
-use atomic::{Atomic, AtomicI32, AtomicI64, Full, Relaxed, Release};
+use atomic::{read_once, Atomic, AtomicI32, AtomicI64, Full, RcuPointer, Relaxed, Release};
 use kthread::Thread;
 
 sample_module! {
@@ -59,6 +61,7 @@ extern "C" {
     fn rust_atomic_san_free(p: *mut c_void);
     fn rust_atomic_san_c_plain_writer(unused: *mut c_void) -> c_int;
     fn rust_atomic_san_c_atomic_writer(unused: *mut c_void) -> c_int;
+    fn rust_atomic_san_c_rcu_publisher(unused: *mut c_void) -> c_int;
     fn rust_atomic_san_log_mark() -> u64;
     fn rust_atomic_san_log_find(
         mark: *mut u64,
@@ -69,6 +72,7 @@ extern "C" {
     ) -> bool;
     static mut rust_atomic_san_plain: c_int;
     static mut rust_atomic_san_atomic: bindings::atomic_t;
+    static mut rust_atomic_san_rcu: *mut c_int;
 }
 
 /// The size the KASAN cases allocate: a `kmalloc-64` object, whose bytes from here on are out of
@@ -349,6 +353,28 @@ unsafe extern "C" fn rust_atomic_san_rust_atomic_inc(_: *mut c_void) -> c_int {
     0
 }
 
+/// Rust kthread of the KCSAN case of RCU: dereferences the pointer C publishes with
+/// `rcu_assign_pointer()`, and reads the integer it points to.
+///
+/// # Safety
+///
+/// Called by `kthread_create_on_node()` only.
+#[no_mangle]
+unsafe extern "C" fn rust_atomic_san_rust_rcu_reader(_: *mut c_void) -> c_int {
+    // SAFETY: C's `int __rcu *` is valid and aligned while this module is loaded, and C only
+    // accesses it with `rcu_assign_pointer()`, a marked access.
+    let gp = unsafe { RcuPointer::from_ptr(&raw mut rust_atomic_san_rcu) };
+    while !kthread::should_stop() {
+        let p = gp.dereference();
+        if !p.is_null() {
+            // SAFETY: `p` points to one of C's two static integers, written with `WRITE_ONCE()`.
+            let _ = unsafe { read_once(p) };
+        }
+        kthread::yield_cpu();
+    }
+    0
+}
+
 /// A KCSAN case: the C and the Rust thread function, and what a report of their race names.
 struct KcsanCase {
     name: &'static str,
@@ -379,6 +405,15 @@ const KCSAN_CASES: &[KcsanCase] = &[
         c_name: kernel::c_str!("rust_atomic_san_c_atomic_writer"),
         rust_name: kernel::c_str!("rust_atomic_san_rust_atomic_inc"),
         variable: || (&raw const rust_atomic_san_atomic) as usize,
+        races: false,
+    },
+    KcsanCase {
+        name: "kcsan_c_rcu_assign_vs_rust_rcu_dereference",
+        c: rust_atomic_san_c_rcu_publisher,
+        rust: rust_atomic_san_rust_rcu_reader,
+        c_name: kernel::c_str!("rust_atomic_san_c_rcu_publisher"),
+        rust_name: kernel::c_str!("rust_atomic_san_rust_rcu_reader"),
+        variable: || (&raw const rust_atomic_san_rcu) as usize,
         races: false,
     },
 ];

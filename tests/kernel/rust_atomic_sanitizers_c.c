@@ -11,6 +11,7 @@
 #include <linux/kmsg_dump.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -19,6 +20,7 @@ void *rust_atomic_san_alloc(size_t size);
 void rust_atomic_san_free(void *p);
 int rust_atomic_san_c_plain_writer(void *unused);
 int rust_atomic_san_c_atomic_writer(void *unused);
+int rust_atomic_san_c_rcu_publisher(void *unused);
 u64 rust_atomic_san_log_mark(void);
 void rust_atomic_san_c_rmw_after_free(void *p);
 void rust_atomic_san_c_rmw_past_end(void *p);
@@ -37,6 +39,13 @@ EXPORT_SYMBOL_GPL(rust_atomic_san_plain);
 /* The variable of the KCSAN case that must not: atomic on both sides. */
 atomic_t rust_atomic_san_atomic;
 EXPORT_SYMBOL_GPL(rust_atomic_san_atomic);
+/*
+ * The RCU-protected pointer of the KCSAN case of RCU: published here with rcu_assign_pointer(),
+ * dereferenced in Rust with RcuPointer::dereference(); it points to one of two integers.
+ */
+int __rcu *rust_atomic_san_rcu;
+EXPORT_SYMBOL_GPL(rust_atomic_san_rcu);
+static int rust_atomic_san_rcu_targets[2];
 
 void *rust_atomic_san_alloc(size_t size)
 {
@@ -77,6 +86,25 @@ int rust_atomic_san_c_atomic_writer(void *unused)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rust_atomic_san_c_atomic_writer);
+
+/*
+ * C's RCU publication: each integer initialised, then published with rcu_assign_pointer() (a
+ * marked store-release), in turn. With Rust's rcu_dereference(), a marked load, no data race.
+ */
+int rust_atomic_san_c_rcu_publisher(void *unused)
+{
+	unsigned int i = 0;
+
+	while (!kthread_should_stop()) {
+		int *p = &rust_atomic_san_rcu_targets[i & 1];
+
+		WRITE_ONCE(*p, i++);
+		rcu_assign_pointer(rust_atomic_san_rcu, p);
+		cond_resched();
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rust_atomic_san_c_rcu_publisher);
 
 /*
  * The C twins of the Rust KASAN cases: the same operation of C's instrumented layer on the

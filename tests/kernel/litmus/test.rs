@@ -9,7 +9,7 @@
 //! RCU's functions.
 
 use super::Instance;
-use crate::atomic::AtomicI32;
+use crate::atomic::{AtomicI32, AtomicUsize, RcuPointer};
 
 /// The outcome the test's `Result:` comment predicts (LKMM's verdict).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -186,4 +186,15 @@ impl Lock {
     pub(crate) fn is_locked(&self) -> bool {
         self.0.read() != 0
     }
+}
+
+/// The RCU-protected pointer in pointer cell `cell` (`VarKind::Ptr`): a litmus test's
+/// `rcu_dereference()` and `rcu_assign_pointer()` of a pointer are the library's
+/// (`rust/atomic/rcu.rs`), on the same cell.
+#[inline(always)]
+pub(crate) fn rcu_pointer(cell: &AtomicUsize) -> &RcuPointer<u8> {
+    // SAFETY: The cell holds an address as a `usize`, which has the size and alignment of a
+    // pointer; it lives as long as the reference, and every access to it is a marked access
+    // (the cell's atomic operations, or the `RcuPointer`'s).
+    unsafe { RcuPointer::from_ptr(cell.as_ptr().cast()) }
 }

@@ -13,7 +13,7 @@ pub(crate) fn cast_intptr_p0(m: &crate::harness::Instance<'_>, out: &mut [i64]) 
     let mut r0: usize = 0;
     r0 = m.addr(3);
     y.set(1);
-    p.set_release(r0);
+    crate::atomic::rcu_assign_pointer(crate::harness::rcu_pointer(p), r0 as *mut u8);
     x.set(2);
     out[0] = r0 as i64;
 }
@@ -26,7 +26,7 @@ pub(crate) fn cast_intptr_p1(m: &crate::harness::Instance<'_>, out: &mut [i64]) 
     let p = m.ptr(0);
     let mut r1: usize = 0;
     let mut r2: i32 = 0;
-    r1 = p.read();
+    r1 = crate::atomic::rcu_dereference(crate::harness::rcu_pointer(p)) as usize;
     r2 = m.deref(r1).read();
     out[0] = r1 as i64;
     out[1] = i64::from(r2);

@@ -10,7 +10,7 @@ pub(crate) fn mp_onceassign_derefonce_p0(m: &crate::harness::Instance<'_>, out: 
     let x = m.int(2);
     let p = m.ptr(0);
     x.set(1);
-    p.set_release(m.addr(2));
+    crate::atomic::rcu_assign_pointer(crate::harness::rcu_pointer(p), m.addr(2) as *mut u8);
 }
 
 #[allow(unused_mut, unused_assignments, unused_variables, clippy::all)]
@@ -22,7 +22,7 @@ pub(crate) fn mp_onceassign_derefonce_p1(m: &crate::harness::Instance<'_>, out: 
     let mut r0: usize = 0;
     let mut r1: i32 = 0;
     crate::harness::rcu_read_lock();
-    r0 = p.read();
+    r0 = crate::atomic::rcu_dereference(crate::harness::rcu_pointer(p)) as usize;
     r1 = m.deref(r0).read();
     crate::harness::rcu_read_unlock();
     out[0] = r0 as i64;
