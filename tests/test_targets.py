@@ -54,9 +54,16 @@ def problems(arch):
             out.append(f'{arch}: no atomics.{cpu}= (what the samples report on that CPU model)')
     if d.get('library') not in ('asm', 'fallback'):
         out.append(f'{arch}: library= is neither asm nor fallback')
-    out += [f'{arch}: variants= names {v}, which has no qemu/kconfig/{v}.config'
-            for v in d.get('variants', '').split()
-            if not os.path.isfile(os.path.join(ROOT, 'qemu', 'kconfig', f'{v}.config'))]
+    for key in [k for k in d if k == 'variants' or k.startswith('variants.')]:
+        out += [f'{arch}: {key}= names {v}, which has no qemu/kconfig/{v}.config'
+                for v in d[key].split()
+                if not os.path.isfile(os.path.join(ROOT, 'qemu', 'kconfig', f'{v}.config'))]
+        version = key.partition('.')[2]
+        if version and version not in d.get('kernels', '').split():
+            out.append(f'{arch}: {key}= is for a kernel it has no Rust on ({d.get("kernels")})')
+    declared = {v for k in d if k == 'variants' or k.startswith('variants.') for v in d[k].split()}
+    out += [f'{arch}: herd_variants= names {v}, which is none of its variants'
+            for v in d.get('herd_variants', '').split() if v not in declared]
     if d.get('fallback_test', 'no') not in ('yes', 'no'):
         out.append(f'{arch}: fallback_test= is neither yes nor no')
     if d.get('main_job') not in ('yes', 'no'):

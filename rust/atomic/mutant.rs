@@ -23,8 +23,16 @@ unsafe impl<A: LoadStore> LoadStore for Mutant<A> {
 
     #[inline(always)]
     unsafe fn read(p: *const Self::V) -> Self::V {
+        // Mutant `read_volatile`: `READ_ONCE()` a volatile load where the architecture's is
+        // more (arm64 with LTO: C's `ldar`/`ldapr`).
+        #[cfg(rust_atomic_mutant = "read_volatile")]
+        // SAFETY: The caller guarantees that `p` is valid and aligned.
+        return unsafe { p.read_volatile() };
+        #[cfg(not(rust_atomic_mutant = "read_volatile"))]
         // SAFETY: The caller upholds the contract, which `A` shares.
-        unsafe { A::read(p) }
+        unsafe {
+            A::read(p)
+        }
     }
 
     #[inline(always)]

@@ -82,7 +82,8 @@ pub unsafe trait LoadStore {
 
     /// `READ_ONCE(*p)`: a volatile load, as in C. Every supported architecture performs an
     /// aligned load of up to 8 bytes as one single-copy atomic access (Intel SDM Vol. 3A
-    /// 9.1.1; Arm ARM B2.2.1), so this is the same for all of them.
+    /// 9.1.1; Arm ARM B2.2.1), so this is the same for all of them, but where C's
+    /// `READ_ONCE()` is more than a load: arm64 with LTO (`arch/arm64.rs`).
     ///
     /// # Safety
     ///

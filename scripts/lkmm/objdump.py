@@ -130,10 +130,31 @@ TEXT_ALIASES = {'.ltext': '.text'}
 UNREAD_ALTERNATIVES = {22}
 
 
+def section_names(path):
+    """The names of the sections of an ELF file."""
+    out = run(f'{LLVM}/llvm-readelf', '-S', '-W', path)
+    return re.findall(r'^\s*\[\s*\d+\]\s+(\S+)', out, re.M)
+
+
+def one_text(path):
+    """`path`, or, if its functions are in sections of their own (`.text.<name>`: what Clang's
+    LTO makes of a module's C, CONFIG_LTO_CLANG), a copy linked into one `.text` (ld.lld -r with
+    a linker script of one line), with `.altinstructions` relocated to match."""
+    if not any(n.startswith('.text.') for n in section_names(path)):
+        return path
+    merged = path + '.one-text'
+    script = path + '.one-text.ld'
+    with open(script, 'w', encoding='utf-8') as f:
+        f.write('SECTIONS { .text : { *(.text) *(.text.*) } }\n')
+    run(f'{LLVM}/ld.lld', '-r', '-T', script, path, '-o', merged)
+    return merged
+
+
 class Object:
     """The `.text` instructions, function symbols and alternative sites of one object."""
 
     def __init__(self, path):
+        path = one_text(path)
         self.insns = {}  # address -> [mnemonic, operands], in .text
         self.replacements = {}  # address -> (mnemonic, operands), in .altinstr_replacement
         section = None

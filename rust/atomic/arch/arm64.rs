@@ -47,6 +47,13 @@
 //! - Loads and stores are volatile accesses, as C's `READ_ONCE()`/`WRITE_ONCE()` (aligned
 //!   accesses up to 8 bytes are single-copy atomic, Arm ARM B2.2.1); `smp_load_acquire()` is
 //!   `ldar`, `smp_store_release()` is `stlr`, as in C's `arch/arm64/include/asm/barrier.h`.
+//! - With LTO (`CONFIG_LTO`), C's `READ_ONCE()`, and so `atomic_read()` and every relaxed load
+//!   of C's atomics, is an RCpc acquire load: `ldar`, which an alternative replaces by `ldapr` on
+//!   a system with `ARM64_HAS_LDAPR` (arch/arm64/include/asm/rwonce.h:14-19, 46-69), because a
+//!   compiler that sees across translation units may turn an address dependency headed by a
+//!   `READ_ONCE()` into a control dependency, which does not order a later load. Our relaxed
+//!   loads are the same instructions with the same `.altinstructions` entry (`LoadStore::read`
+//!   below): what `rcu_dereference()` (`rcu.rs`) and every reader of a dependency rests on.
 //! - The asm writes no flags (`add`, `sub`, `and`, `orr`, `eor`, `bic`, `cbnz` leave NZCV
 //!   alone), so `preserves_flags` holds, but in `dec_if_positive`, whose `subs` writes them. No
 //!   block that accesses memory has `nomem`: each is also a compiler barrier; the selection
@@ -73,16 +80,6 @@
 use super::super::primitive::{Exchange, Int, LoadStore, Order, Primitive, Rmw};
 use super::Contract;
 use core::arch::asm;
-
-// With LTO, C's `READ_ONCE()` (and so `atomic_read()`) is an RCpc acquire load, `ldapr` or
-// `ldar` (arch/arm64/include/asm/rwonce.h:8-69), so that a compiler that sees across
-// translation units cannot turn an address dependency into a control dependency. Ours is a
-// plain `ldr`: refuse rather than be weaker than C.
-#[cfg(CONFIG_LTO)]
-compile_error!(
-    "kernel::sync::atomic on arm64 does not support CONFIG_LTO: C's READ_ONCE() is then ldapr/ldar \
-     (arch/arm64/include/asm/rwonce.h) and this library's is ldr; build without LTO"
-);
 
 /// Emits `dmb $option`, a data memory barrier over the inner shareable domain.
 macro_rules! dmb {
@@ -145,6 +142,26 @@ unsafe impl Contract for Arch {
     }
 }
 
+/// The `.altinstructions` entry of C's `ALTINSTR_ENTRY()`
+/// (arch/arm64/include/asm/alternative-macros.h): the original instructions between local labels
+/// 661 and 662, their replacement between 663 and 664 (in `.subsection 1`), and the cpucap of the
+/// `asm!` operand `cpucap`; the module loader, and the kernel at boot, apply it. With the LSE
+/// atomics in the kernel (see the module docs), and with LTO (`ldapr`).
+#[cfg(any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS), CONFIG_LTO))]
+macro_rules! altinstr_entry {
+    () => {
+        concat!(
+            ".pushsection .altinstructions, \"a\"\n",
+            ".word 661b - .\n",
+            ".word 663f - .\n",
+            ".hword {cpucap}\n",
+            ".byte 662b - 661b\n",
+            ".byte 664f - 663f\n",
+            ".popsection"
+        )
+    };
+}
+
 /// Defines marker `$m` for the primitives on `$t` and implements [`LoadStore`] for it; the
 /// acquire/release instructions end in `$sfx` and the registers take template modifier `$w`.
 macro_rules! impl_load_store {
@@ -153,9 +170,43 @@ macro_rules! impl_load_store {
         pub enum $m {}
 
         // SAFETY: Aligned accesses of at most 8 bytes are single-copy atomic; `ldar`/`stlr`
-        // are the acquire/release forms (see the module docs).
+        // are the acquire/release forms, and with LTO the relaxed load is `ldar` or `ldapr`,
+        // at least as ordered (see the module docs).
         unsafe impl LoadStore for $m {
             type V = $t;
+
+            /// With LTO: C's `READ_ONCE()` of arch/arm64/include/asm/rwonce.h:14-19 and 46-69,
+            /// `ldar`, replaced by `ldapr` (RCpc) through an `.altinstructions` entry on a
+            /// system with `ARM64_HAS_LDAPR`; the module loader applies it, as the kernel does.
+            #[cfg(CONFIG_LTO)]
+            #[inline(always)]
+            unsafe fn read(p: *const Self::V) -> Self::V {
+                let v: Self::V;
+                // `.org` checks that the two instructions have one length.
+                // SAFETY: The caller guarantees that `p` is valid and aligned.
+                unsafe {
+                    asm!(
+                        "661:",
+                        concat!("ldar", $sfx, " {val", $w, "}, [{p}]"),
+                        "662:",
+                        altinstr_entry!(),
+                        ".subsection 1",
+                        "663:",
+                        ".arch_extension rcpc",
+                        concat!("ldapr", $sfx, " {val", $w, "}, [{p}]"),
+                        "664:",
+                        ".org . - (664b - 663b) + (662b - 661b)",
+                        ".org . - (662b - 661b) + (664b - 663b)",
+                        ".previous",
+                        cpucap = const ::kernel::bindings::ARM64_HAS_LDAPR,
+                        p = in(reg) p,
+                        // A load may overwrite its address register, as C's `"=r"` allows.
+                        val = lateout(reg) v,
+                        options(nostack, preserves_flags),
+                    )
+                };
+                v
+            }
 
             #[inline(always)]
             unsafe fn read_acquire(p: *const Self::V) -> Self::V {
@@ -190,26 +241,6 @@ macro_rules! impl_load_store {
 }
 
 impl_load_store!(I8: i8, "b", ":w"; I16: i16, "h", ":w"; I32: i32, "", ":w"; I64: i64, "", "");
-
-/// The `.altinstructions` entry of C's `ALTINSTR_ENTRY()`
-/// (arch/arm64/include/asm/alternative-macros.h): the original instructions between local labels
-/// 661 and 662, their replacement between 663 and 664 (in `.subsection 1`), and the cpucap of the
-/// `asm!` operand `cpucap`; the module loader, and the kernel at boot, apply it. Only with the
-/// LSE atomics in the kernel (see the module docs), the only alternatives here.
-#[cfg(any(CONFIG_ARM64_LSE_ATOMICS, not(CONFIG_AS_HAS_LSE_ATOMICS)))]
-macro_rules! altinstr_entry {
-    () => {
-        concat!(
-            ".pushsection .altinstructions, \"a\"\n",
-            ".word 661b - .\n",
-            ".word 663f - .\n",
-            ".hword {cpucap}\n",
-            ".byte 662b - 661b\n",
-            ".byte 664f - 663f\n",
-            ".popsection"
-        )
-    };
-}
 
 /// The ordering table: expands `$m!($($args)*, MB, ACQ, REL, MB_LSE, NOP_LSE)` with the
 /// columns of `$order`'s row, for every sequence (see the module docs). `MB`, `ACQ` and `REL`
