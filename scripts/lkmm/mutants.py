@@ -28,7 +28,10 @@ class Mutant:
     replace: str = None
     with_text: str = None
     herd: tuple = ()        # (path, litmus test name) pairs that herd7 must fail
-    no_herd: tuple = ()     # architectures where no litmus test can catch it (no_herd_why)
+    # Where no litmus test can catch it (no_herd_why): an architecture, or `arch:CONFIG_X`, that
+    # architecture's kernels with that option (arm64:CONFIG_LTO: there every relaxed load is
+    # already an acquire, C's READ_ONCE() under LTO).
+    no_herd: tuple = ()
     twin: tuple = ()        # (path, litmus test name) pairs where ours must be weaker than C
     kconfig: tuple = ()     # options a kernel must have for the mutant to apply (CONFIG_LTO)
 
@@ -36,21 +39,15 @@ class Mutant:
         """Whether the mutant changes what is compiled against the kernel at `kdir` (every
         option of `kconfig` set in its .config); without a kernel, whether it has no such
         condition."""
-        if not self.kconfig:
-            return True
-        if not kdir:
-            return False
-        try:
-            with open(os.path.join(kdir, '.config'), encoding='utf-8') as f:
-                config = set(f.read().split())
-        except OSError:
-            return False
-        return all(f'{option}=y' in config for option in self.kconfig)
+        return all(kernel_has(kdir, option) for option in self.kconfig)
 
-    def herd_tests(self, arch):
-        """The (path, test) pairs the herd7 check must fail on `arch`: against the LKMM
-        (`herd`), or against C's compiled twin (`twin`)."""
-        if arch in self.no_herd:
+
+    def herd_tests(self, arch, kdir=None):
+        """The (path, test) pairs the herd7 check must fail on `arch` (on the kernel at `kdir`,
+        if given): against the LKMM (`herd`), or against C's compiled twin (`twin`)."""
+        if arch in self.no_herd or any(
+                a == arch and kernel_has(kdir, o)
+                for a, _, o in (e.partition(':') for e in self.no_herd if ':' in e)):
             return []
         return [(p, t) for p, t in self.herd + self.twin if p in targets.herd_paths(arch)]
 
@@ -58,6 +55,18 @@ class Mutant:
         """Whether the check of `test` on `path` must find ours weaker than C's twin (not
         a state the LKMM forbids)."""
         return (path, test) in self.twin
+
+
+
+def kernel_has(kdir, option):
+    """Whether the built kernel at `kdir` has `option` set (=y); False without one."""
+    if not kdir:
+        return False
+    try:
+        with open(os.path.join(kdir, '.config'), encoding='utf-8') as f:
+            return f'{option}=y' in f.read().split()
+    except OSError:
+        return False
 
 
 def load(table=TABLE):
@@ -88,9 +97,12 @@ def load(table=TABLE):
                                       f'with a path of {", ".join(arches)}')
                 found.append(tuple(words))
         no_herd = tuple(s.get('no_herd', '').split())
-        if any(a not in arches for a in no_herd) or bool(no_herd) != bool(s.get('no_herd_why')):
-            raise MutantError(f'{where}: no_herd must name architectures of its arch, and '
-                              'no_herd_why why no litmus test can catch it there')
+        if any(a.partition(':')[0] not in arches or (':' in a and not a.partition(':')[2]
+                                                     .startswith('CONFIG_')) for a in no_herd) \
+                or bool(no_herd) != bool(s.get('no_herd_why')):
+            raise MutantError(f'{where}: no_herd must name architectures of its arch (or '
+                              'arch:CONFIG_X), and no_herd_why why no litmus test can catch '
+                              'it there')
         m = Mutant(name, s.get('class', ''), arches, cfg=s.get('cfg'), file=s.get('file'),
                    replace=s.get('replace'), with_text=s.get('with'), herd=tuple(herd),
                    no_herd=no_herd, twin=tuple(twin), kconfig=tuple(s.get('kconfig', '').split()))
