@@ -177,11 +177,10 @@ impl<T> RcuPointer<T> {
         // Mutant `rcu_dereference_plain` (tests/mutants-kcsan): the pointer read with a plain
         // load, which KCSAN sees as one, and which races with C's `rcu_assign_pointer()`.
         #[cfg(rust_atomic_mutant = "rcu_dereference_plain")]
-        {
-            super::instrument::kcsan_plain_read(self.ptr.get());
-            // SAFETY: `self.ptr` is valid and aligned (the race is the mutant's point).
-            return unsafe { self.ptr.get().read() };
-        }
+        super::instrument::kcsan_plain_read(self.ptr.get());
+        #[cfg(rust_atomic_mutant = "rcu_dereference_plain")]
+        // SAFETY: `self.ptr` is valid and aligned (the race is the mutant's point).
+        return unsafe { self.ptr.get().read() };
         // SAFETY: `self.ptr` is valid and aligned; by the type invariant every concurrent access
         // is marked.
         #[cfg(not(rust_atomic_mutant = "rcu_dereference_plain"))]
@@ -225,6 +224,8 @@ impl<T> RcuPointer<T> {
     /// head.assign(&raw mut node);
     /// assert_eq!(head.access(), &raw mut node);
     /// ```
+    // `p` is the value stored, never dereferenced here (clippy takes it for an address).
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     #[inline(always)]
     pub fn assign(&self, p: *mut T) {
         // SAFETY: As for `dereference`.
@@ -234,6 +235,8 @@ impl<T> RcuPointer<T> {
     /// Stores `p` with no ordering: C's `RCU_INIT_POINTER()`, for NULL, for a pointer no reader
     /// can reach yet, or for an object whose initialisation readers cannot see through it
     /// (`include/linux/rcupdate.h` lists the cases).
+    // As for `assign`: `p` is the value stored.
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     #[inline(always)]
     pub fn init(&self, p: *mut T) {
         // SAFETY: As for `dereference`.
