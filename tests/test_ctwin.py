@@ -149,7 +149,7 @@ except herd.HerdError:
 
 @unittest.skipUnless(HAVE, 'herd7 or the kernel source is missing: run scripts/setup')
 class DependenciesTest(unittest.TestCase):
-    def test_an_address_dependency_is_named_and_ordering_is_not_one(self):
+    def test_a_dependency_is_named_by_its_kind_and_ordering_is_not_one(self):
         mm = memory_model()
         with tempfile.TemporaryDirectory() as d:
             deps = herd_check.Dependencies(mm, d, 120)
@@ -157,6 +157,11 @@ class DependenciesTest(unittest.TestCase):
             # r0 = x (the new pointer) with r1 = 0: forbidden by the address dependency alone.
             forbidden = herd_check.normalize(state({'1:r0': 'x', '1:r1': 0}), t)
             self.assertEqual(deps.explain(t, forbidden), ('addr',))
+            # A data dependency every compiler folds ((r0 & 0) + 1): named 'data'.
+            t = described(os.path.join(ROOT, 'tests', 'litmus',
+                                       'LB+datafoldedonce+fencembonceonce.litmus'))
+            forbidden = herd_check.normalize(state({'0:r0': 1, '1:r0': 1}), t)
+            self.assertEqual(deps.explain(t, forbidden), ('data',))
             # SB with full barriers: no dependency explains its forbidden state.
             t = described(os.path.join(mm, 'litmus-tests', 'SB+fencembonceonces.litmus'))
             forbidden = herd_check.normalize(state({'0:r0': 0, '1:r0': 0}), t)
