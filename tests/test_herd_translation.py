@@ -111,6 +111,25 @@ def u32(value):
     return value & 0xffffffff
 
 
+class HerdCrashTest(unittest.TestCase):
+    def test_a_stack_overflow_is_exhaustion_not_an_error_of_the_code(self):
+        # herd7 itself giving up on a large test (OCaml's stack) is not a state the code allows:
+        # herd-check makes it a SKIP that says so, never a FAIL or a PASS.
+        with tempfile.TemporaryDirectory() as d:
+            fake = os.path.join(d, 'herd7')
+            with open(fake, 'w', encoding='utf-8') as f:
+                f.write('#!/bin/sh\necho \'Fatal: File "T.litmus" Adios\' >&2\n'
+                        'echo "Fatal error: exception Stack overflow" >&2\nexit 2\n')
+            os.chmod(fake, 0o755)
+            test = os.path.join(d, 'T.litmus')
+            with open(test, 'w', encoding='utf-8') as f:
+                f.write('X86_64 T\n')
+            with unittest.mock.patch.dict(os.environ, {'HERD7': fake, 'HERD7_LIBDIR': d,
+                                                       'HERD7_NO_CACHE': '1'}):
+                with self.assertRaises(herd.Exhausted):
+                    herd.run(test, [], 10)
+
+
 @unittest.skipUnless(HAVE_HERD, 'herd7 is not built: run scripts/setup')
 class X86LoweringTest(unittest.TestCase):
     def x86(self, lines, variables, observe):

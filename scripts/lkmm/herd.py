@@ -44,6 +44,11 @@ class Timeout(HerdError):
     """herd7 did not finish within the time given."""
 
 
+class Exhausted(HerdError):
+    """herd7 gave up enumerating a test's executions: its OCaml stack overflowed ("Fatal
+    error: exception Stack overflow", then "Adios"), as on a test with many threads and loops."""
+
+
 @dataclass
 class Result:
     states: set                 # frozensets of (name, value) pairs
@@ -225,6 +230,9 @@ def run(path, options, timeout, cwd=None):
                 _store(stored, {'timeout': timeout, 'cpu': cpu})
             raise Timeout(f'herd7 took more than {timeout} s') from e
         errors = [w for w in stderr.splitlines() if 'User error' in w or 'Error' in w]
+        if 'exception Stack overflow' in stderr:
+            raise Exhausted('herd7 ran out of stack enumerating the executions of '
+                            f'{os.path.basename(path)} ("Fatal error: exception Stack overflow")')
         if proc.returncode != 0 or errors:
             raise HerdError((errors[0] if errors else stderr.strip() or
                              f'exit status {proc.returncode}').replace(path, os.path.basename(path)))
