@@ -181,9 +181,9 @@ impl<T> RcuPointer<T> {
         #[cfg(rust_atomic_mutant = "rcu_dereference_plain")]
         // SAFETY: `self.ptr` is valid and aligned (the race is the mutant's point).
         return unsafe { self.ptr.get().read() };
+        #[cfg(not(rust_atomic_mutant = "rcu_dereference_plain"))]
         // SAFETY: `self.ptr` is valid and aligned; by the type invariant every concurrent access
         // is marked.
-        #[cfg(not(rust_atomic_mutant = "rcu_dereference_plain"))]
         unsafe {
             read_once(self.ptr.get())
         }
