@@ -18,7 +18,8 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'scripts'))
-from lkmm import ctwin, herd  # noqa: E402
+from lkmm import aarch64, ctwin, herd, objdump, riscv64, x86_64  # noqa: E402
+from lkmm_objects import assemble  # noqa: E402
 
 _loader = importlib.machinery.SourceFileLoader(
     'herd_check', os.path.join(ROOT, 'scripts', 'memory-model', 'herd-check'))
@@ -166,6 +167,45 @@ class DependenciesTest(unittest.TestCase):
             t = described(os.path.join(mm, 'litmus-tests', 'SB+fencembonceonces.litmus'))
             forbidden = herd_check.normalize(state({'0:r0': 0, '1:r0': 0}), t)
             self.assertEqual(deps.explain(t, forbidden), ())
+
+
+class CallRefusalTest(unittest.TestCase):
+    """A thread refused for a call names the function it calls (its relocation: unrelocated,
+    the call's operands name the caller) and why herd7 cannot run it."""
+
+    CASES = {'x86_64': (x86_64, ['-triple=x86_64-linux-gnu'],
+                        f'{x86_64.IN_MARKER}\n\tcall {{callee}}\n\t{x86_64.OUT_MARKER}\n'),
+             'arm64': (aarch64, ['-triple=aarch64-linux-gnu'],
+                       f'hint {aarch64.IN_MARKER}\n\tbl {{callee}}\n\thint {aarch64.OUT_MARKER}\n'),
+             'riscv64': (riscv64, ['-triple=riscv64-linux-gnu'],
+                         f'{riscv64.IN_MARKER[0]} {riscv64.IN_MARKER[1]}\n\tcall {{callee}}\n'
+                         f'\t{riscv64.OUT_MARKER[0]} {riscv64.OUT_MARKER[1]}\n')}
+
+    def refusal(self, arch, callee):
+        module, args, body = self.CASES[arch]
+        with tempfile.TemporaryDirectory() as d:
+            obj = objdump.Object(assemble('\t.text\n\t.globl f\n\t.type f,@function\nf:\n\t'
+                                          + body.format(callee=callee) + '\t.size f, .-f\n',
+                                          d, *args))
+        insns = obj.body('f')
+        with self.assertRaises(module.Unrepresentable) as e:
+            module.translate(insns, 0, 8)
+        return herd_check.why_calls(obj, insns, e.exception)
+
+    def test_each_architecture_names_the_callee_and_why(self):
+        for arch in self.CASES:
+            with self.subTest(arch=arch):
+                why = self.refusal(arch, 'synchronize_rcu')
+                self.assertIn('synchronize_rcu: the LKMM models its grace period', why)
+                self.assertIn('a function outside the thread',
+                              self.refusal(arch, 'some_helper'))
+
+    def test_a_refusal_that_is_no_call_adds_nothing(self):
+        with tempfile.TemporaryDirectory() as d:
+            obj = objdump.Object(assemble('\t.text\n\t.globl f\nf:\n\tcall synchronize_rcu\n',
+                                          d, '-triple=x86_64-linux-gnu'))
+        self.assertEqual(herd_check.why_calls(obj, obj.body('f'),
+                                              Exception('adcl $0x1, %eax: no herd7 model')), '')
 
 
 if __name__ == '__main__':

@@ -28,6 +28,11 @@ RELOC = re.compile(r'^\s+([0-9a-f]+):\s+(R_\w+)\s+([^\s+-]+)')
 RELOCATED = {('callq', '__fentry__'): 'nop.ftrace', ('call', '__fentry__'): 'nop.ftrace',
              ('jmp', '__x86_return_thunk'): 'retq'}
 TARGET = re.compile(r'0x([0-9a-f]+) <[^>]*>')
+# The relocation types of a call or a tail call of another function, by architecture (x86's
+# R_X86_64_PLT32, arm64's R_AARCH64_CALL26 and JUMP26, 32-bit ARM's R_ARM_CALL and JUMP24,
+# riscv64's R_RISCV_CALL_PLT on the `auipc`, LoongArch's R_LARCH_B26, s390x's R_390_PLT32DBL):
+# Object.calls names the function an unrelocated call's operands do not.
+CALL_RELOCATION = re.compile(r'PLT|CALL|JUMP|_B26$')
 # Instructions that neither compute nor access memory: branch-target and pointer-
 # authentication markers, hints.
 NOISE = {'endbr64', 'endbr32', 'bti', 'paciasp', 'autiasp', 'hint'}
@@ -157,6 +162,7 @@ class Object:
         path = one_text(path)
         self.insns = {}  # address -> [mnemonic, operands], in .text
         self.replacements = {}  # address -> (mnemonic, operands), in .altinstr_replacement
+        self.calls = {}  # address -> the function it calls (relocation), in .text
         section = None
         pending_lock = None
         last = None
@@ -173,6 +179,8 @@ class Object:
                 # The relocation of the instruction before it (its place is inside that one).
                 if section == '.text' and last is not None:
                     mnem = self.insns[last][0]
+                    if CALL_RELOCATION.search(r.group(2)):
+                        self.calls[last] = r.group(3)
                     if (mnem, r.group(3)) in RELOCATED:
                         self.insns[last] = [RELOCATED[(mnem, r.group(3))], '']
                     elif r.group(2) in RELOCATED_BRANCHES and \
@@ -274,6 +282,11 @@ class Object:
         start, size = self.functions[name]
         return [(a, *self.insns[a]) for a in self.addrs if start <= a < start + size]
 
+
+    def callees(self, insns):
+        """The functions that instructions `insns` ([(address, mnemonic, operands)]) call, by
+        their relocations, in order, each once."""
+        return list(dict.fromkeys(self.calls[a] for a, _, _ in insns if a in self.calls))
 
     def patched(self, name, lse):
         """The instructions of function `name` as they run on one arm64 path: on the LSE path
