@@ -228,6 +228,15 @@ class X86LoweringTest(unittest.TestCase):
                         {'p': 'addr:y', 'y': 0}, ['0:rdx'])
         self.assertEqual(live['0:rdx'], 0)
 
+    def test_adc_adds_the_carry_of_a_comparison(self):
+        # `x + (r == 0)` as LLVM writes it: cmp $1 sets the carry exactly when r is 0.
+        code = ['movslq (%rdi), %rdi', 'xorl %eax, %eax', 'cmpq $0x1, %rdi', 'adcl $0x1, %eax',
+                'movl $0x5, %ecx', 'cmpl %ecx, %eax', 'adcl %eax, %ecx']
+        zero = self.x86(code, {'x': 0}, ['0:rax', '0:rcx'])
+        self.assertEqual((zero['0:rax'], zero['0:rcx']), (2, 8))   # 5 + 2 + (2 < 5)
+        other = self.x86(code, {'x': -1}, ['0:rax', '0:rcx'])
+        self.assertEqual((other['0:rax'], other['0:rcx']), (1, 7))  # 5 + 1 + (1 < 5)
+
     def test_locked_and_or_and_plain_memory_rmw(self):
         s = self.x86(['movl $0x3, %eax', 'lock andl %eax, (%rdi)', 'lock orl $0x8, (%rsi)',
                       'addl $0x2, (%rdx)', 'incl (%rdx)'], {'x': 6, 'y': 1, 'z': 1},

@@ -27,7 +27,7 @@ same memory events and the same register values:
   32-bit register result is re-zero-extended (`movl %r,%r`), as the hardware does;
 - flags are never taken from herd7's arithmetic: each flag-setting instruction copies the
   values its flags depend on into scratch registers, and each flag user (`jcc`, `setcc`,
-  `sbb`, `cmovcc`) recomputes its condition from them with herd7's `cmp` and `je`, `jne`,
+  `sbb`, `adc`, `cmovcc`) recomputes its condition from them with herd7's `cmp` and `je`, `jne`,
   `jgt`, `jle` (unsigned on zero-extended 32-bit values; signed ones biased by 2^31).
 Scratch registers are ones the thread does not use (r12-r15, rbx, rbp). Anything else is
 refused by name (Unrepresentable): a call, a stack access other than the barrier, an
@@ -514,6 +514,22 @@ class Lowering:
             self.emit(f'{yes}:')
             self.emit(f'mov{self.suffix(width)} {self.imm(-1, width)},{self.name(reg, width)}')
             self.emit(f'{done}:')
+            return
+        if base.startswith('adc') and len(operands) == 2 and operands[1].reg:
+            # dst + src + CF (a compiler's `x + (r == 0)`: `cmp $1, r; adc $n, dst`). The
+            # carry is tested first: the comparison may have read dst itself.
+            width = suffix_width(base, operands)
+            src, d = operands[0], self.name(operands[1].reg, width)
+            carry, done = self.label(), self.label()
+            self.condition_jump('b', carry)
+            self.emit(f'add{self.suffix(width)} {self.src(src, width)},{d}')
+            self.emit(f'jmp {done}')
+            self.emit(f'{carry}:')
+            self.emit(f'add{self.suffix(width)} {self.src(src, width)},{d}')
+            self.emit(f'add{self.suffix(width)} {self.imm(1, width)},{d}')
+            self.emit(f'{done}:')
+            self.zero_extend(operands[1].reg, width)
+            self.flags = None  # adc's own flags are not modelled: a user of them is refused
             return
         if base.startswith('cmov') and base[4:].rstrip('lqw') in CONDITIONS:
             cc = base[4:].rstrip('lqw') if base[4:] not in CONDITIONS else base[4:]
