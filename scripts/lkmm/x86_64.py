@@ -254,6 +254,19 @@ class Lowering:
         kind = 'logic' if logic else 'arith'
         self.flags = (kind, self.keep(i, self.name(value_reg, width), width, 0), None, width)
 
+    def on_condition(self, cc, when_true, when_false):
+        """Emits lines `when_true` if condition `cc` holds for the recorded flags, else
+        `when_false` (a flag user that computes: setcc, sbb, adc)."""
+        yes, done = self.label(), self.label()
+        self.condition_jump(cc, yes)
+        for line in when_false:
+            self.emit(line)
+        self.emit(f'jmp {done}')
+        self.emit(f'{yes}:')
+        for line in when_true:
+            self.emit(line)
+        self.emit(f'{done}:')
+
     def condition_jump(self, cc, target):
         """Jumps to `target` if condition `cc` holds for the recorded flags."""
         cc = ALIASES.get(cc, cc)
@@ -495,39 +508,22 @@ class Lowering:
             dst = operands[0]
             if not dst.reg:
                 raise Unrepresentable(f'{where}: setcc to memory')
-            yes, done = self.label(), self.label()
-            self.condition_jump(base[3:], yes)
-            self.emit(f'movb $0,{self.name(dst.reg, 8)}')
-            self.emit(f'jmp {done}')
-            self.emit(f'{yes}:')
-            self.emit(f'movb $1,{self.name(dst.reg, 8)}')
-            self.emit(f'{done}:')
+            r = self.name(dst.reg, 8)
+            self.on_condition(base[3:], [f'movb $1,{r}'], [f'movb $0,{r}'])
             return
         if base.startswith('sbb') and len(operands) == 2 and operands[0].reg and \
                 operands[0].reg == operands[1].reg:
             width = suffix_width(base, operands)
-            reg = operands[1].reg
-            yes, done = self.label(), self.label()
-            self.condition_jump('b', yes)
-            self.emit(f'mov{self.suffix(width)} $0,{self.name(reg, width)}')
-            self.emit(f'jmp {done}')
-            self.emit(f'{yes}:')
-            self.emit(f'mov{self.suffix(width)} {self.imm(-1, width)},{self.name(reg, width)}')
-            self.emit(f'{done}:')
+            r, sfx = self.name(operands[1].reg, width), self.suffix(width)
+            self.on_condition('b', [f'mov{sfx} {self.imm(-1, width)},{r}'], [f'mov{sfx} $0,{r}'])
             return
         if base.startswith('adc') and len(operands) == 2 and operands[1].reg:
             # dst + src + CF (a compiler's `x + (r == 0)`: `cmp $1, r; adc $n, dst`). The
             # carry is tested first: the comparison may have read dst itself.
             width = suffix_width(base, operands)
-            src, d = operands[0], self.name(operands[1].reg, width)
-            carry, done = self.label(), self.label()
-            self.condition_jump('b', carry)
-            self.emit(f'add{self.suffix(width)} {self.src(src, width)},{d}')
-            self.emit(f'jmp {done}')
-            self.emit(f'{carry}:')
-            self.emit(f'add{self.suffix(width)} {self.src(src, width)},{d}')
-            self.emit(f'add{self.suffix(width)} {self.imm(1, width)},{d}')
-            self.emit(f'{done}:')
+            r, sfx = self.name(operands[1].reg, width), self.suffix(width)
+            add = f'add{sfx} {self.src(operands[0], width)},{r}'
+            self.on_condition('b', [add, f'add{sfx} {self.imm(1, width)},{r}'], [add])
             self.zero_extend(operands[1].reg, width)
             self.flags = None  # adc's own flags are not modelled: a user of them is refused
             return
