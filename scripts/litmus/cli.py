@@ -83,22 +83,37 @@ def expand_paths(paths, problems):
 def check_names(outcomes):
     """Test names and the Rust names made from them must be unique: names that differ only in
     case (Z6.0+pooncelock+poonceLock+pombonce and Z6.0+pooncelock+pooncelock+pombonce) split
-    their camel case, then get a number; of two tests with one name, the second is
-    refused."""
+    their camel case, then get a number. Of two tests with one name (herd7 runs both), the
+    second takes its file's name if no other test has that one (paulmckrcu/litmus's
+    C-srcu-mb-3.litmus is named C-srcu-mb-2, as C-srcu-mb-2.litmus is), else it is refused.
+    Returns a note per renamed test."""
+    names, notes = {}, []
+    for o in outcomes:
+        t = o.translator
+        if not t:
+            continue
+        if t.test.name in names:
+            stem = os.path.basename(o.path)
+            stem = stem[:-len('.litmus')] if stem.endswith('.litmus') else stem
+            taken = any(stem == other.translator.test.name for other in outcomes
+                        if other.translator and other is not o)
+            if stem == t.test.name or stem in names or taken:
+                o.errors.append(LitmusError(t.test.name_line, f'test name {t.test.name!r} is '
+                                            f'also that of {names[t.test.name]}'))
+                o.translator = None
+                continue
+            notes.append(f'{o.path}:{t.test.name_line}: note: test name {t.test.name!r} is also '
+                         f'that of {names[t.test.name]}; named {stem!r} after its file')
+            t.test.name = stem
+        names[t.test.name] = o.path
     done = [o for o in outcomes if o.translator]
     clashes = {}
     for o in done:
         key = rust_ident(o.translator.test.name).upper()
         clashes[key] = clashes.get(key, 0) + 1
-    names, idents = {}, set()
+    idents = set()
     for o in done:
         t = o.translator
-        if t.test.name in names:
-            o.errors.append(LitmusError(t.test.name_line, f'test name {t.test.name!r} is also '
-                                        f'that of {names[t.test.name]}'))
-            o.translator = None
-            continue
-        names[t.test.name] = o.path
         base = rust_ident(t.test.name, split_camel=clashes[rust_ident(t.test.name).upper()] > 1)
         ident, n = base, 1
         # Different names that still make one Rust name (`a+b`, `a-b`) are numbered.
@@ -107,6 +122,7 @@ def check_names(outcomes):
             ident = f'{base}_{n}'
         t.set_ident(ident)
         idents.add(t.static)
+    return notes
 
 
 def summary(outcomes):
@@ -142,10 +158,12 @@ def main(argv=None, doc=__doc__):
     ops = read_table()
     problems = []
     outcomes = [translate_file(source, ops) for source in expand_paths(args.paths, problems)]
-    check_names(outcomes)
+    notes = check_names(outcomes)
     if args.summary:
         sys.stdout.write(summary(outcomes))
         return 0
+    for note in notes:
+        print(note, file=sys.stderr)
     fatal = problems + [m for o in outcomes if o.source.explicit for m in o.messages()]
     left_out = [o for o in outcomes if not o.source.explicit and not o.translator]
     results = [o for o in outcomes if o.translator]

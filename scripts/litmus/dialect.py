@@ -103,7 +103,8 @@ LOCK_OPS = {'spin_lock': ('lock', 'void'), 'spin_unlock': ('unlock', 'void'),
 
 # What the kernel retired and linux-kernel.def no longer has.
 RETIRED = {'lockless_dereference': 'READ_ONCE() orders dependent loads since Linux 4.15',
-           'smp_read_barrier_depends': 'folded into READ_ONCE() since Linux 4.15'}
+           'smp_read_barrier_depends': 'folded into READ_ONCE() since Linux 4.15',
+           'spin_unlock_wait': 'removed from the kernel in 2017'}
 
 # Names the generated functions use themselves, and Rust keywords that C allows as names.
 RESERVED = {'m', 'out', '_', 'None', 'Some', 'Ok', 'Err', 'as', 'async', 'await', 'crate', 'dyn', 'fn', 'impl', 'in', 'let',

@@ -134,7 +134,8 @@ class Parser:
     def parse_prelude(self):
         """What comes before the init section: an optional string, comments, and herd's
         header lines (`Cycle=...`, `Prefetch=...`, `Com=...`, `Orig=...`: one `key=value`
-        per line, information herd7 does not act on). Returns (Result:, the header lines)."""
+        per line, information herd7 does not act on; other text, which herd7 skips). Returns
+        (Result:, the header lines)."""
         comments, headers = [], []
         while True:
             tok = self.peek()
@@ -146,8 +147,15 @@ class Parser:
                 end = len(self.text) if end < 0 else end
                 headers.append((tok.line, ' '.join(self.text[tok.start:end].split())))
                 self.pos, self.tok = end, None
-            else:
+            elif tok.kind == 'eof' or tok.text == '{' or re.fullmatch(r'P\d+', tok.text):
                 break
+            else:
+                # Any other text up to the end of its line or a '{': herd7's splitter skips it
+                # (herdtools7 lib/splitter.mll, find_init), e.g. a second `C <name>` line. A
+                # thread's header stops it, so that a missing init section is still named.
+                ends = [e for e in (self.text.find('\n', tok.start), self.text.find('{', tok.start))
+                        if e >= 0]
+                self.pos, self.tok = min(ends) if ends else len(self.text), None
         for comment in comments:
             match = re.search(r'Result:[ \t]*(\S*)([^\n]*)', comment)
             if match:
@@ -496,7 +504,9 @@ class Parser:
         return left
 
     def parse_neg(self):
-        if self.accept('~'):
+        # herd's negation is `~` or `not` (herdtools7 lib/stateParser.mly: TOKEN_NOT).
+        if self.accept('~') or (self.at('not') and self.peek2().text not in ('=', '!=', '~=')
+                                and self.accept('not')):
             return Prop('not', [self.parse_neg()])
         if self.accept('('):
             prop = self.parse_prop()
