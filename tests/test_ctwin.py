@@ -208,5 +208,36 @@ class CallRefusalTest(unittest.TestCase):
                                               Exception('adcl $0x1, %eax: no herd7 model')), '')
 
 
+class TranslatorGapTest(unittest.TestCase):
+    """scripts/memory-model/translator-gap holds each refused test to herd7: one herd7 reads
+    is a gap, one herd7 refuses too is none."""
+
+    def test_a_refusal_herd7_reads_is_a_gap(self):
+        tests = {
+            # An int register that holds an address (C-viro-2020.09.29a): herd7 reads it,
+            # the translator refuses it.
+            'arith.litmus': 'C arith\n{ int y; }\nP0(int *y)\n{\n\tint r8 = 0;\n'
+                            '\tint r1;\n\tr8 = y + r8;\n\tr1 = READ_ONCE(*r8);\n}\n'
+                            'exists (0:r1=0)\n',
+            # Retired: herd7 refuses it too.
+            'wait.litmus': 'C wait\n{}\nP0(spinlock_t *l)\n{\n\tspin_unlock_wait(l);\n}\n'
+                           'exists (true)\n',
+            'ok.litmus': 'C ok\n{}\nP0(int *x)\n{\n\tWRITE_ONCE(*x, 1);\n}\n'
+                         'exists (x=1)\n'}
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in tests.items():
+                with open(os.path.join(d, name), 'w', encoding='utf-8') as f:
+                    f.write(text)
+            out = subprocess.run([os.path.join(ROOT, 'scripts', 'memory-model',
+                                               'translator-gap'), d],
+                                 capture_output=True, text=True, check=True).stdout
+        self.assertRegex(out, r"arith.litmus: refused: register 'r8'.*herd7 reads it "
+                         r'\(LKMM Always\): a gap')
+        self.assertRegex(out, r'wait.litmus: refused: .*herd7 refuses it too: .*'
+                         r'spin_unlock_wait')
+        self.assertTrue(out.endswith('translator-gap: 1 translated, 2 refused: 1 that herd7 '
+                                     'reads, 1 that it refuses\n'), out)
+
+
 if __name__ == '__main__':
     unittest.main()

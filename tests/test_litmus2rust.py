@@ -311,6 +311,18 @@ class BadInputTest(TempDirTest):
                 self.assert_rejected(litmus(body, params='int *x, int **p', init=init), 3,
                                      message)
 
+    def test_a_pointer_declared_with_a_number_holds_that_number(self):
+        # herd7's C is untyped: `int *z=1;` (C-RCU-remove) is a location holding 1.
+        out = self.assert_translates(
+            litmus('\tint r0;\n\tr0 = READ_ONCE(*z);', params='int *z', init='{ int *z=1; }',
+                   clause='exists (0:r0=1)'),
+            'kind: crate::harness::VarKind::Int,', 'init: crate::harness::Init::Int(1),')
+        self.assertNotIn('VarKind::Ptr', out)
+        # Without a type, a variable the threads use as a pointer still cannot hold a number.
+        self.assert_rejected(litmus('\tint *r0;\n\tr0 = READ_ONCE(*p);', params='int **p',
+                                    init='{ p=3; }'), 3,
+                             "pointer 'p' initialised to 3, not to an address")
+
     def test_limits_match_the_runner(self):
         # The translator rejects what tests/kernel/litmus/ cannot run.
         sources = {'MAX_VARS': HARNESS, 'MAX_THREADS': RUNNER, 'MAX_REGS': RUNNER,

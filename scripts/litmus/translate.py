@@ -102,8 +102,14 @@ class Translator:
                 self.init_register(item)
                 continue
             var = self.var(item.name, item.line)
-            if item.ctype is not None:
-                self.declare(var, item.ctype, 'init', 'the init section', item.line)
+            ctype = item.ctype
+            if ctype is not None and item.value and item.value[0] == 'int' and \
+                    item.value[1] != 0 and split_type(ctype)[1] > 0:
+                # `int *z=1;` (C-RCU-remove): herd7's C is untyped, the location holds the
+                # number 1, as `int z=1;` would; its uses decide as for an int variable.
+                ctype = split_type(ctype)[0]
+            if ctype is not None:
+                self.declare(var, ctype, 'init', 'the init section', item.line)
             if item.value and item.value[0] == 'addr':
                 self.var(item.value[1], item.line)
             if item.name in initialised:
