@@ -72,6 +72,27 @@ class TwinSourceTest(unittest.TestCase):
         src = ctwin.source(t)
         self.assertNotIn('spinlock_t', src)     # the harness's lock word (harness.h)
 
+    def test_int_declarations_take_the_pointers_their_values_need(self):
+        # herd7's C is untyped; the kernel's C refuses an address in an `int` and an `int *`
+        # passed to atomic_inc(): the twin declares what litmus2rust's kinds say they hold.
+        text = ('C UNTYPED\n{ int *z=y; }\n'
+                'P0(int *y, int *z, int *s, atomic_t *a)\n{\n\tint r1 = y;\n\tint r2;\n'
+                '\tintptr_t r3;\n\tr2 = READ_ONCE(*z);\n\tif (r1 == r2)\n'
+                '\t\tatomic_inc(s);\n\tatomic_inc(a);\n\tr3 = (intptr_t)r2;\n}\n'
+                'exists (0:r2=y)\n')
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'UNTYPED.litmus')
+            with open(path, 'w', encoding='utf-8') as f:
+                f.write(text)
+            src = ctwin.source(described(path))
+        self.assertRegex(src, r'\bint \*\*z = \(int \*\*\)herd_v\[\d\];')
+        self.assertRegex(src, r'\bint \*y = \(int \*\)herd_v\[\d\];')
+        self.assertIn('int *r1 = 0;', src)
+        self.assertIn('int *r2 = 0;', src)
+        self.assertIn('intptr_t r3 = 0;', src)        # not an `int`: as declared
+        self.assertIn('atomic_inc(((atomic_t *)s));', src)
+        self.assertIn('atomic_inc(a);', src)          # declared atomic_t: as written
+
     def test_a_thread_that_is_not_the_one_described_is_refused(self):
         t = described(os.path.join(ROOT, 'tests', 'litmus', 'SB+releaseacquires.litmus'))
         t['threads'] = t['threads'][:1]

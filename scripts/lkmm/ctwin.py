@@ -17,6 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from litmus.dialect import KIND_C_TYPE, split_type  # noqa: E402
 from litmus.parser import Parser  # noqa: E402
 from litmus.syntax import Assign, Binary, Block, Call, Cast, Decl, ExprStmt, If, Name, Num, \
     Unary  # noqa: E402
@@ -42,20 +43,27 @@ def declare(ctype, name):
     return f'{ctype}{name}' if ctype.endswith('*') else f'{ctype} {name}'
 
 
-def expr(e):
-    """C source of an expression of the test, fully parenthesised."""
+def expr(e, ptrs=frozenset()):
+    """C source of an expression of the test, fully parenthesised. `ptrs`: the names that
+    hold addresses; an atomic_*() operation takes them as `atomic_t *` (herd7's C passes an
+    `int *x` to atomic_inc(x), the kernel's C wants the type)."""
+    def sub(x):
+        return expr(x, ptrs)
     if isinstance(e, Num):
         return str(e.value)
     if isinstance(e, Name):
         return e.name
     if isinstance(e, Unary):
-        return f'({e.op}{expr(e.operand)})'
+        return f'({e.op}{sub(e.operand)})'
     if isinstance(e, Binary):
-        return f'({expr(e.left)} {e.op} {expr(e.right)})'
+        return f'({sub(e.left)} {e.op} {sub(e.right)})'
     if isinstance(e, Cast):
-        return f'(({c_type(e.ctype)}){expr(e.operand)})'
+        return f'(({c_type(e.ctype)}){sub(e.operand)})'
     if isinstance(e, Call):
-        return f'{e.func}({", ".join(expr(a) for a in e.args)})'
+        atomic = e.func.startswith('atomic_') and not e.func.startswith('atomic_long_')
+        return f'{e.func}(' + ', '.join(
+            f'((atomic_t *){a.name})' if atomic and isinstance(a, Name) and a.name in ptrs
+            else sub(a) for a in e.args) + ')'
     raise TwinError(f'no C for expression {e!r}')
 
 
@@ -73,25 +81,25 @@ def declarations(stmt, found):
     return found
 
 
-def statement(s, indent):
+def statement(s, indent, ptrs=frozenset()):
     """C source lines of a statement; declarations are hoisted (`declarations`), so one
     with an initial value is an assignment here."""
     pad = '\t' * indent
     if isinstance(s, Decl):
-        return [f'{pad}{s.name} = {expr(s.init)};'] if s.init is not None else []
+        return [f'{pad}{s.name} = {expr(s.init, ptrs)};'] if s.init is not None else []
     if isinstance(s, Assign):
-        return [f'{pad}{expr(s.target)} = {expr(s.value)};']
+        return [f'{pad}{expr(s.target, ptrs)} = {expr(s.value, ptrs)};']
     if isinstance(s, ExprStmt):
-        return [f'{pad}{expr(s.expr)};']
+        return [f'{pad}{expr(s.expr, ptrs)};']
     if isinstance(s, If):
-        lines = [f'{pad}if ({expr(s.cond)}) {{'] + statement(s.then, indent + 1)
+        lines = [f'{pad}if ({expr(s.cond, ptrs)}) {{'] + statement(s.then, indent + 1, ptrs)
         if s.otherwise is not None:
-            lines += [f'{pad}}} else {{'] + statement(s.otherwise, indent + 1)
+            lines += [f'{pad}}} else {{'] + statement(s.otherwise, indent + 1, ptrs)
         return lines + [f'{pad}}}']
     if isinstance(s, Block):
-        inner = [line for st in s.stmts for line in statement(st, indent + 1)]
+        inner = [line for st in s.stmts for line in statement(st, indent + 1, ptrs)]
         return [f'{pad}{{'] + inner + [f'{pad}}}'] if s.scoped else \
-            [line for st in s.stmts for line in statement(st, indent)]
+            [line for st in s.stmts for line in statement(st, indent, ptrs)]
     raise TwinError(f'no C for statement {s!r}')
 
 
@@ -112,22 +120,36 @@ def thread_function(described, thread, ast):
              f'\tvoid *herd_v[{MARKED_WIDE if wide else MARKED}];',
              '\tlong herd_out[HERD_MAX_REGS] = { 0 };', '',
              f'\tHERD_VARIABLES{"_WIDE" if wide else ""}(herd_v);', '\t{']
+    # herd7's C is untyped: an `int` parameter or register is declared with as many `*` as
+    # what it holds (litmus2rust's kinds) needs, where its declaration has another count
+    # (`int *y` holding an address is `int **y`; LB-addr-equals's `int r1 = y;` is
+    # `int *r1`), which the kernel's C would refuse (-Werror=int-conversion). Other types
+    # (`intptr_t`) stay as declared.
+    kinds = {v['name']: v['kind'] for v in described['vars']}
     for p in ast.params:
         if p.name not in var_index:
             raise TwinError(f'P{ast.number}\'s parameter {p.name} is no variable of the test')
-        lines.append(f'\t\t{declare(p.ctype, p.name)} = ({c_type(p.ctype)})'
+        ctype = p.ctype
+        wanted = KIND_C_TYPE.get(kinds[p.name])
+        if wanted and split_type(ctype)[0] == 'int' and ctype.count('*') != wanted.count('*'):
+            ctype = wanted
+        lines.append(f'\t\t{declare(ctype, p.name)} = ({c_type(ctype)})'
                      f'herd_v[{var_index[p.name]}];')
     decls = declarations(ast.body, {})
     regs = thread['regs']
     for reg, info in regs.items():
         if reg not in decls:
             decls[reg] = 'int *' if info['kind'] == 'ptr' else 'int'
+        elif info['kind'] == 'ptr' and decls[reg] and split_type(decls[reg]) == ('int', 0):
+            decls[reg] = 'int *'
+    ptrs = frozenset([p.name for p in ast.params if 'atomic_t' not in p.ctype] +
+                     [reg for reg, info in regs.items() if info['kind'] == 'ptr'])
     for reg, ctype in decls.items():
         value = register_value(regs[reg], var_index, c_type(ctype)) if reg in regs else '0'
         lines.append(f'\t\t{declare(ctype, reg)} = {value};')
     lines.append('')
     for s in ast.body.stmts:
-        lines += statement(s, 2)
+        lines += statement(s, 2, ptrs)
     lines.append('')
     for reg, info in sorted(regs.items(), key=lambda r: r[1]['index']):
         lines.append(f'\t\therd_out[{info["index"]}] = (long){reg};')
