@@ -18,6 +18,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'scripts'))
+sys.path.insert(0, os.path.join(ROOT, 'tests'))
 from lkmm import aarch64, ctwin, herd, objdump, riscv64, x86_64  # noqa: E402
 from lkmm_objects import assemble  # noqa: E402
 
