@@ -412,7 +412,8 @@ class TranslationTest(TempDirTest):
 
     def test_pointers(self):
         body = ('\tint *r0;\n\tint r1;\n\tr0 = rcu_dereference(*p);\n\tr1 = READ_ONCE(*r0);\n'
-                '\tWRITE_ONCE(*r0, 2);\n\trcu_assign_pointer(*p, y);\n\tif (r0 == y) r1 = 3;')
+                '\tWRITE_ONCE(*r0, 2);\n\trcu_assign_pointer(*p, y);\n\tif (r0 == y) r1 = 3;\n'
+                '\tif (r0 != y) r1 = 4;\n\tif (r0 != NULL) r1 = 5;')
         out = self.assert_translates(
             litmus(body, params='int **p, int *y', init='{ p=x; }', clause='exists (0:r0=x)'),
             'let p = m.ptr(0);', 'let y = m.int(2);', 'let mut r0: usize = 0;',
@@ -421,7 +422,11 @@ class TranslationTest(TempDirTest):
             'r0 = crate::atomic::rcu_dereference(crate::harness::rcu_pointer(p)) as usize;',
             'r1 = m.deref(r0).read();', 'm.deref(r0).set(2);',
             'crate::atomic::rcu_assign_pointer(crate::harness::rcu_pointer(p), m.addr(2) as '
-            '*mut u8);', 'if r0 == m.addr(2) {', 'out[0] = r0 as i64;',
+            '*mut u8);',
+            # Two addresses compared: through ptr_eq, which the compiler cannot turn into a
+            # substitution (LB-addr-equals); NULL as it is.
+            'if crate::harness::ptr_eq(r0, m.addr(2)) {',
+            'if !crate::harness::ptr_eq(r0, m.addr(2)) {', 'if r0 != 0 {', 'out[0] = r0 as i64;',
             's[0] == 1', 'kind: crate::harness::VarKind::Ptr',
             'init: crate::harness::Init::Addr(1)',
             'kind: crate::harness::SlotKind::Ptr')

@@ -337,7 +337,14 @@ class ThreadTranslator:
         if op in ('==', '!=') and 'ptr' in (left.kind, right.kind):
             left = self.convert_code(left, 'ptr', expr.line, f'the other side of {op}')
             right = self.convert_code(right, 'ptr', expr.line, f'the other side of {op}')
-            return Code(f'{left.text} {op} {right.text}', 'bool', CMP)
+            if left.text == '0' or right.text == '0':
+                # NULL: a compiler may put 0 for a pointer found equal to it, in C too.
+                return Code(f'{left.text} {op} {right.text}', 'bool', CMP)
+            # Two addresses: C compares pointers, which a compiler does not substitute for one
+            # another (their provenance differs); the registers here are integers, which it
+            # would (tests/kernel/litmus/test.rs, ptr_eq).
+            call = f'{HARNESS}::ptr_eq({left.text}, {right.text})'
+            return Code(call, 'bool', ATOM) if op == '==' else Code(f'!{call}', 'bool', UNARY)
         if op in ('+', '-') and (left.kind == 'ptr') != (right.kind == 'ptr') and \
                 not (op == '-' and right.kind == 'ptr'):
             return self.pointer_offset(op, left, right, expr.line)

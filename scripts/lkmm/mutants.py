@@ -34,6 +34,10 @@ class Mutant:
     no_herd: tuple = ()
     twin: tuple = ()        # (path, litmus test name) pairs where ours must be weaker than C
     kconfig: tuple = ()     # options a kernel must have for the mutant to apply (CONFIG_LTO)
+    # False for a mutant of the litmus harness (tests/kernel/litmus/test.rs), not of the
+    # library: the library's code is C's as before, so ordering parity has nothing to find;
+    # the herd7 check alone must catch it.
+    parity: bool = True
 
     def applies_to(self, kdir):
         """Whether the mutant changes what is compiled against the kernel at `kdir` (every
@@ -105,7 +109,11 @@ def load(table=TABLE):
                               'it there')
         m = Mutant(name, s.get('class', ''), arches, cfg=s.get('cfg'), file=s.get('file'),
                    replace=s.get('replace'), with_text=s.get('with'), herd=tuple(herd),
-                   no_herd=no_herd, twin=tuple(twin), kconfig=tuple(s.get('kconfig', '').split()))
+                   no_herd=no_herd, twin=tuple(twin), kconfig=tuple(s.get('kconfig', '').split()),
+                   parity=s.get('parity', 'yes') != 'no')
+        if s.get('parity', 'yes') not in ('yes', 'no') or (not m.parity and not (herd or twin)):
+            raise MutantError(f'{where}: parity is yes or no, and a mutant without parity '
+                              '(one of the litmus harness) needs herd or twin lines')
         if any(not o.startswith('CONFIG_') for o in m.kconfig):
             raise MutantError(f'{where}: kconfig must name kernel options (CONFIG_...)')
         if bool(m.cfg) == bool(m.file) or (m.file and (m.replace is None or m.with_text is None)):
@@ -123,9 +131,11 @@ def load(table=TABLE):
     return out
 
 
-def for_arch(arch, table=TABLE, kdir=None):
-    """The mutants of `arch` that apply to the kernel at `kdir` (applies_to())."""
-    return [m for m in load(table) if arch in m.arches and m.applies_to(kdir)]
+def for_arch(arch, table=TABLE, kdir=None, parity=False):
+    """The mutants of `arch` that apply to the kernel at `kdir` (applies_to()); with `parity`,
+    only those ordering parity must catch (not the litmus harness's)."""
+    return [m for m in load(table) if arch in m.arches and m.applies_to(kdir)
+            and (m.parity or not parity)]
 
 
 def write_copy(mutant, dest):

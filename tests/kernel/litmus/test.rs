@@ -198,3 +198,31 @@ pub(crate) fn rcu_pointer(cell: &AtomicUsize) -> &RcuPointer<u8> {
     // (the cell's atomic operations, or the `RcuPointer`'s).
     unsafe { RcuPointer::from_ptr(cell.as_ptr().cast()) }
 }
+
+/// C's `==` of two addresses (neither the literal NULL). A translated thread holds addresses as
+/// `usize`, and a compiler may replace an integer by another it found equal to it, which moves
+/// a load off the address it depends on (paulmckrcu/litmus's `LB-addr-equals`: in
+/// `if (r1 == r2) r3 = READ_ONCE(*r2);` LLVM reads through `r1`, losing the dependency on the
+/// load of `r2`). It does not replace a pointer by an equal pointer with other provenance,
+/// which C's `int *` (and a Rust raw pointer) has: the twin of that test in C keeps the
+/// dependency. So the comparison is made between copies the compiler cannot see through (an
+/// empty `asm!`), and what it learns is of the copies, not of the registers.
+#[inline(always)]
+pub(crate) fn ptr_eq(a: usize, b: usize) -> bool {
+    // Mutant `ptr_eq_plain` (tests/ordering-mutants): the integers compared as they are, which
+    // the herd7 check must find weaker than C's twin.
+    #[cfg(rust_atomic_mutant = "ptr_eq_plain")]
+    return a == b;
+    #[cfg(not(rust_atomic_mutant = "ptr_eq_plain"))]
+    return opaque(a) == opaque(b);
+}
+
+/// `v`, through an empty `asm!` whose output the compiler cannot relate to its input.
+#[inline(always)]
+fn opaque(mut v: usize) -> usize {
+    // SAFETY: The template is a comment: no instruction, no memory access, no flags.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(reg) v, options(pure, nomem, nostack, preserves_flags))
+    };
+    v
+}
