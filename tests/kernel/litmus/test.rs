@@ -211,10 +211,10 @@ pub(crate) fn rcu_pointer(cell: &AtomicUsize) -> &RcuPointer<u8> {
 pub(crate) fn ptr_eq(a: usize, b: usize) -> bool {
     // Mutant `ptr_eq_plain` (tests/ordering-mutants): the integers compared as they are, which
     // the herd7 check must find weaker than C's twin.
-    #[cfg(rust_atomic_mutant = "ptr_eq_plain")]
-    return a == b;
-    #[cfg(not(rust_atomic_mutant = "ptr_eq_plain"))]
-    return opaque(a) == opaque(b);
+    if cfg!(rust_atomic_mutant = "ptr_eq_plain") {
+        return a == b;
+    }
+    opaque(a) == opaque(b)
 }
 
 /// `v`, through an empty `asm!` whose output the compiler cannot relate to its input.
