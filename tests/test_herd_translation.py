@@ -323,6 +323,15 @@ class ArmTranslationTest(unittest.TestCase):
         s = self.arm(lines, {'x': 7}, ['x', '0:R3'])
         self.assertEqual((s['x'], s['0:R3']), (7, 7))
 
+    def test_a_predicated_movw_is_a_predicated_mov(self):
+        # `x == 0 ? 2 : 1` as clang writes it for ARMv7 C (C-IngoMolnar, LB-ctls-*), where
+        # rustc writes `moveq`: one lowering for both.
+        for mnem in ('movweq', 'moveq'):
+            lines = ['ldr r2, [r0]', 'mov r3, #0x1', 'cmp r2, #0', f'{mnem} r3, #0x2']
+            self.assertIn('MOVEQ R3,#2', arm.translate(thread('arm', lines), 0))
+            self.assertEqual(self.arm(lines, {'x': 0}, ['0:R3'])['0:R3'], 2)
+            self.assertEqual(self.arm(lines, {'x': 5}, ['0:R3'])['0:R3'], 1)
+
     def test_dmb_ishst_orders_stores(self):
         # MP with dmb ishst between the stores and dmb ish between the loads: forbidden; as
         # herd7 reads `DMB ISHST` (no barrier) it would not be: the lowering to DMB ST counts.

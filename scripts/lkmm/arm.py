@@ -102,6 +102,8 @@ def is_cond(mnem, ops=''):
 # dependencies:
 # - `teq a, b` is `CMP a, b`: both set Z alike, and every condition of the translated code is
 #   `eq` or `ne` (a `mi`, `ge`, ... is refused), so N, C and V are never read;
+# - `movweq`/`movwne` (a 16-bit immediate) is `MOVEQ`/`MOVNE` of it, as herd7 reads a
+#   predicated `MOV`: C's compiler writes the one where ours writes the other;
 # - an instruction with condition `eq` or `ne` that herd7 lacks (`strexeq`, `teqeq`,
 #   `strexdeq`...) is the instruction behind a branch on the opposite condition (a branch
 #   reads the flags and changes nothing else; the instruction's own dependencies are kept);
@@ -191,6 +193,8 @@ def herd_instruction(mnem, ops, labels, where, skip_label):
         return ['ISB']
     if mnem in ('b', 'beq', 'bne'):
         return [f'{mnem.upper()} {herd_operands(mnem, ops, labels, where)}']
+    if mnem in ('movweq', 'movwne'):
+        mnem = 'mov' + mnem[4:]
     m = CONDITIONAL.match(mnem)
     if m and mnem not in KNOWN_CONDITIONAL and m.group(1) in (
             'teq', 'cmp', 'strex', 'ldrex', 'ldr', 'str', 'add', 'sub', 'mov'):
