@@ -95,9 +95,9 @@ def check_names(outcomes):
         if t.test.name in names:
             stem = os.path.basename(o.path)
             stem = stem[:-len('.litmus')] if stem.endswith('.litmus') else stem
-            taken = any(stem == other.translator.test.name for other in outcomes
-                        if other.translator and other is not o)
-            if stem == t.test.name or stem in names or taken:
+            # Refused if another test has (or took) that name, this one's included.
+            if any(stem == other.translator.test.name for other in outcomes
+                   if other.translator and other is not o):
                 o.errors.append(LitmusError(t.test.name_line, f'test name {t.test.name!r} is '
                                             f'also that of {names[t.test.name]}'))
                 o.translator = None

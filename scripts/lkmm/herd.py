@@ -66,14 +66,24 @@ class Result:
         return any('unrolling limit' in w for w in self.warnings)
 
 
+def lib_sh(function):
+    """The output of a function of scripts/lib.sh ('' if it prints nothing or fails)."""
+    return subprocess.run(['bash', '-c', '. "$1/scripts/lib.sh"; "$2"', '_', ROOT, function],
+                          capture_output=True, text=True, check=False).stdout.strip()
+
+
+def memory_model_dir():
+    """The unpacked kernel's tools/memory-model (where linux-kernel.cfg is), or None."""
+    litmus = lib_sh('kernel_litmus_dir')
+    return os.path.dirname(litmus) if litmus else None
+
+
 def install():
     """(herd7 binary, its model directory): HERD7 and HERD7_LIBDIR from the environment, or
     the installation scripts/setup made (scripts/lib.sh's herd_dir)."""
     binary, libdir = os.environ.get('HERD7'), os.environ.get('HERD7_LIBDIR')
     if not binary:
-        out = subprocess.run(['bash', '-c', '. "$1/scripts/lib.sh"; herd_dir', '_', ROOT],
-                             capture_output=True, text=True, check=False)
-        d = out.stdout.strip()
+        d = lib_sh('herd_dir')
         if not d:
             raise HerdError('herd7 is not built: run scripts/setup (it builds herd7 from '
                             "Debian's herdtools7 source package)")
