@@ -426,3 +426,22 @@ kdir_suffix() {
 			sed 's/^/-/' | tr -d '\n')"
 	fi
 }
+
+# stop_after_plan PID LOG: waits for the guest PID (its `timeout` process) to exit, and stops
+# it if it has not exited PLAN_EXIT_GRACE seconds after qemu/init logged its plan done: every
+# result is in LOG by then. (Session 15: s390x's `reboot -f` under load left QEMU idle for 8
+# minutes, where the guest takes a few seconds alone.)
+stop_after_plan() {
+	local pid=$1 log=$2 done_at=""
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ -z "$done_at" ] && grep -q '# boot-test: plan done' "$log" 2>/dev/null; then
+			done_at=$(date +%s)
+		fi
+		if [ -n "$done_at" ] && [ $(( $(date +%s) - done_at )) -ge "${PLAN_EXIT_GRACE:-60}" ]; then
+			say "the guest has not exited ${PLAN_EXIT_GRACE:-60} s after its plan: stopping it"
+			kill "$pid" 2>/dev/null || true   # timeout(1) passes the signal on
+			break
+		fi
+		sleep 2
+	done
+}
